@@ -1,0 +1,121 @@
+import { BOOKING_STATUSES, PAYMENT_MODES } from '@rideway/domain';
+import { z } from 'zod';
+import { epochMs, latLng, money, place, pricedChoice, uid } from './primitives';
+
+export const bookingStatusSchema = z.enum(BOOKING_STATUSES);
+export const paymentModeSchema = z.enum(PAYMENT_MODES);
+
+/** Section 3 Payment packet. */
+export const paymentPacketSchema = z.object({
+  appcat: z.enum(['taxi', 'delivery']),
+  payment_mode: z.literal('card'),
+  customer_paid: money,
+  discount_amount: money,
+  usedWalletMoney: money,
+  cardPaymentAmount: money,
+  cashPaymentAmount: money,
+  payableAmount: money,
+  promo_applied: z.boolean(),
+  promo_details: z.unknown().nullable(),
+});
+export type PaymentPacket = z.infer<typeof paymentPacketSchema>;
+
+export const promoAppliedSchema = z.object({ promo_name: z.string(), promo_discount_type: z.enum(['flat', 'percentage']), promo_discount_value: money });
+
+/** Section 3 Booking, as the API shows it. Optional fields appear once the trip reaches them. */
+export const bookingSchema = z.object({
+  id: z.string(),
+  booking_id: z.string(),
+  carType: z.string(),
+  carImage: z.string().nullable(),
+  customer: uid,
+  customer_email: z.string(),
+  customer_name: z.string(),
+  customer_contact: z.string(),
+  customer_token: z.string().nullable(),
+  customer_image: z.string().nullable(),
+  pickup: place,
+  drop: place,
+  pickupAddress: z.string(),
+  dropAddress: z.string(),
+  estimate: money,
+  estimateDistance: z.number().nonnegative(),
+  distance: z.number().nonnegative(),
+  estimateTime: z.number().nonnegative(),
+  status: bookingStatusSchema,
+  bookLater: z.boolean(),
+  tripdate: epochMs,
+  bookingDate: epochMs,
+  otp: z.union([z.literal(false), z.number().int().min(10000).max(99999)]),
+  booking_type_admin: z.boolean(),
+  coords: z.array(latLng),
+  trip_cost: money,
+  convenience_fees: money,
+  driver_share: money,
+  discount: money,
+  discount_amount: money,
+  paymentPacket: paymentPacketSchema.nullable(),
+  driver: uid.nullable(),
+  driver_name: z.string().nullable(),
+  driver_image: z.string().nullable(),
+  driver_contact: z.string().nullable(),
+  driver_token: z.string().nullable(),
+  vehicle_number: z.string().nullable(),
+  driverRating: z.number().min(0).max(5).nullable(),
+  fleetadmin: uid.nullable(),
+  driver_arrive_time: epochMs.nullable(),
+  trip_start_time: epochMs.nullable(),
+  startTime: epochMs.nullable(),
+  trip_end_time: epochMs.nullable(),
+  endTime: epochMs.nullable(),
+  total_trip_time: z.number().int().nonnegative().nullable(),
+  reason: z.string().nullable(),
+  cancelledBy: z.enum(['rider', 'admin', 'system']).nullable(),
+  rating: z.number().int().min(1).max(5).nullable(),
+  cashPaymentAmount: money,
+  cardPaymentAmount: money,
+  usedWalletMoney: money,
+  payableAmount: money,
+  customer_paid: money,
+  prepaid: z.boolean(),
+  payment_mode: paymentModeSchema,
+  gateway: z.string().nullable(),
+  promo_applied: z.boolean(),
+  promo_details: promoAppliedSchema.nullable(),
+  pickup_image: z.string().nullable(),
+  deliver_image: z.string().nullable(),
+  requestedDrivers: z.record(z.string(), z.literal(true)),
+  deliveryPerson: z.string().optional(),
+  deliveryPersonPhone: z.string().optional(),
+  pickUpInstructions: z.string().optional(),
+  deliveryInstructions: z.string().optional(),
+  parcelTypeIndex: z.number().int().nonnegative().optional(),
+  optionIndex: z.number().int().nonnegative().optional(),
+  parcelTypeSelected: pricedChoice.optional(),
+  optionSelected: pricedChoice.optional(),
+});
+export type Booking = z.infer<typeof bookingSchema>;
+
+/** Section 3 Tracking entry. */
+export const trackingEntrySchema = z.object({
+  id: z.string(),
+  at: epochMs,
+  status: bookingStatusSchema,
+  lat: z.number(),
+  lng: z.number(),
+});
+export type TrackingEntry = z.infer<typeof trackingEntrySchema>;
+
+/** Section 3 Chat message. */
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  message: z.string().min(1).max(2000),
+  from: uid,
+  type: z.literal('msg'),
+  msgDate: z.string(),
+  msgTime: z.string(),
+  source: z.enum(['rider', 'driver']),
+  smsId: z.string(),
+  at: epochMs,
+});
+export type ChatMessage = z.infer<typeof chatMessageSchema>;

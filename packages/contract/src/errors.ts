@@ -1,0 +1,94 @@
+import type { ErrorKey } from '@rideway/domain';
+import { z } from 'zod';
+import { ERROR_KEYS } from '@rideway/domain';
+
+/** An entry of the error catalogue: the HTTP status it is answered with and its English text. */
+export type ErrorEntry = { status: number; message: string };
+
+/**
+ * Section 8's error catalogue, one entry per key. The web shows the translated key; `message`
+ * is the English text for other clients and logs. Every bad-input key is a 4xx; only the two
+ * server faults are 5xx.
+ */
+export const ERROR_CATALOGUE = {
+  login_error: { status: 401, message: 'Sign-in failed. Check your details and try again.' },
+  require_approval: { status: 403, message: 'Your account is waiting for approval.' },
+  email_verify_message: { status: 403, message: 'Please verify your email address. We have sent you a verification link.' },
+  not_logged_in: { status: 401, message: 'You are not signed in.' },
+  login_validate_error: { status: 400, message: 'Enter a valid email address and your password.' },
+  otp_validate_error: { status: 400, message: 'Enter the 6-digit code.' },
+  user_does_not_exists: { status: 404, message: 'No account uses this number.' },
+  proper_email: { status: 400, message: 'Enter a valid email address.' },
+  proper_input_name: { status: 400, message: 'Enter a proper name.' },
+  password_alphaNumeric_check: { status: 400, message: 'The password needs 6 to 30 characters: letters, digits, @, * or #.' },
+  password_blank_messege: { status: 400, message: 'Enter a password.' },
+  password_complexity_check: {
+    status: 400,
+    message: 'The password needs 8 to 30 characters with a digit, a lowercase letter, an uppercase letter and a special character, and no spaces.',
+  },
+  mobile_no_blank_error: { status: 400, message: 'Enter a mobile number of at least 6 digits, without +, spaces or dashes.' },
+  user_exists: { status: 409, message: 'An account with this email or mobile number already exists.' },
+  email_or_mobile_issue: { status: 400, message: 'The email or mobile number could not be checked.' },
+  referer_not_found: { status: 400, message: 'No user has this referral id.' },
+  reg_error: { status: 500, message: 'Registration failed. Please try again.' },
+  proper_bonus: { status: 400, message: 'Enter a referral bonus of 0 or more.' },
+  update_failed: { status: 400, message: 'The update failed.' },
+  demo_mode: { status: 403, message: 'This change is not allowed in demo mode.' },
+  must_login: { status: 401, message: 'Please sign in to book.' },
+  user_issue_contact_admin: { status: 403, message: 'Only riders can book here. Please contact the admin.' },
+  select_proper: { status: 400, message: 'Please fill in every required choice.' },
+  past_booking_error: { status: 400, message: 'A later booking must be at least 15 minutes from now.' },
+  place_to_coords_error: { status: 422, message: 'The place could not be located.' },
+  no_driver_found_alert_messege: { status: 409, message: 'No driver is available near the pickup right now.' },
+  deliveryDetailMissing: { status: 400, message: "Enter the recipient's name and a valid phone number." },
+  google_places_error: { status: 422, message: 'The place search failed.' },
+  no_details_error: { status: 400, message: 'Choose a user and enter an amount above 0.' },
+  allow_location: { status: 400, message: 'Allow location access to see the map around you.' },
+  not_valid_user_type: { status: 403, message: 'This account type cannot sign in here.' },
+  no_user_match: { status: 422, message: 'No user matches this audience.' },
+  no_route_found: { status: 422, message: 'No Route Found' },
+  wrong_code: { status: 400, message: 'wrong code' },
+  location_fetch_error: { status: 404, message: 'The location could not be fetched.' },
+  validation_error: { status: 400, message: 'The request is not valid.' },
+  not_found: { status: 404, message: 'Not found.' },
+  forbidden: { status: 403, message: 'You are not allowed to do this.' },
+  invalid_transition: { status: 409, message: 'The booking is not in a state that allows this.' },
+  otp_mismatch: { status: 400, message: "The code does not match the rider's trip code." },
+  rating_invalid: { status: 400, message: 'A rating is a whole number of stars from 1 to 5.' },
+  payment_mode_invalid: { status: 400, message: 'This payment method cannot be used here.' },
+  insufficient_balance: { status: 409, message: 'The wallet balance is too low.' },
+  amount_mismatch: { status: 400, message: 'The amount does not match the booking.' },
+  proper_driver_radius: { status: 400, message: 'Enter a driver radius of 0 or more.' },
+  field_not_editable: { status: 403, message: 'This field cannot be changed.' },
+  notification_blank: { status: 400, message: 'Enter a title and a message.' },
+  promo_not_found: { status: 404, message: 'This promo code does not exist.' },
+  promo_expired: { status: 400, message: 'This promo has expired.' },
+  promo_min_order: { status: 400, message: 'The trip is below the minimum order for this promo.' },
+  promo_exhausted: { status: 400, message: 'This promo has been used up.' },
+  promo_already_used: { status: 400, message: 'You have already used this promo.' },
+  driver_busy: { status: 409, message: 'The driver is on another trip.' },
+  driver_car_type_mismatch: { status: 400, message: "The driver's car type differs from the booking's." },
+  auto_dispatch_on: { status: 409, message: 'Drivers are assigned automatically while auto dispatch is on.' },
+  too_many_requests: { status: 429, message: 'Too many attempts. Please wait and try again.' },
+  internal_error: { status: 500, message: 'Something went wrong on our side.' },
+} as const satisfies Record<ErrorKey, ErrorEntry>;
+
+export const errorKeySchema = z.enum(ERROR_KEYS);
+
+/** The body of every error answer: `{"error": {"code", "message", "details"?}}`. */
+export const errorResponseSchema = z.object({
+  error: z.object({
+    code: errorKeySchema,
+    message: z.string(),
+    field: z.string().optional(),
+    details: z.unknown().optional(),
+  }),
+});
+export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+
+export const errorStatus = (key: ErrorKey): number => ERROR_CATALOGUE[key].status;
+
+/** The error body for a key, with the catalogue's English text. */
+export function errorBody(key: ErrorKey, extra: { field?: string; details?: unknown } = {}): ErrorResponse {
+  return { error: { code: key, message: ERROR_CATALOGUE[key].message, ...extra } };
+}

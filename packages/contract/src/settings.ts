@@ -1,0 +1,68 @@
+import { APP_CATEGORIES, MAX_BONUS, MAX_DRIVER_RADIUS } from '@rideway/domain';
+import { z } from 'zod';
+
+const optionalText = (max: number) => z.string().max(max);
+
+/** Section 3 Settings. `appcat` is the app category (taxi or delivery). */
+export const settingsSchema = z.object({
+  appName: optionalText(100).min(1),
+  symbol: optionalText(8),
+  code: optionalText(8),
+  country: optionalText(100),
+  bonus: z.number().min(0).max(MAX_BONUS),
+  otp_secure: z.boolean(),
+  driver_approval: z.boolean(),
+  email_verify: z.boolean(),
+  autoDispatch: z.boolean(),
+  CarHornRepeat: z.boolean(),
+  convert_to_mile: z.boolean(),
+  bank_fields: z.boolean(),
+  driverRadius: z.number().min(0).max(MAX_DRIVER_RADIUS),
+  license: optionalText(200),
+  CompanyName: optionalText(200),
+  CompanyWebsite: optionalText(300),
+  CompanyTerms: optionalText(300),
+  contact_email: optionalText(254),
+  FacebookHandle: optionalText(300),
+  TwitterHandle: optionalText(300),
+  InstagramHandle: optionalText(300),
+  AppleStoreLink: optionalText(300),
+  PlayStoreLink: optionalText(300),
+  AllowCriticalEditsAdmin: z.boolean(),
+  AllowCountrySelection: z.boolean(),
+  FacebookLoginEnabled: z.boolean(),
+  MobileLoginEnabled: z.boolean(),
+  appcat: z.enum(APP_CATEGORIES),
+});
+export type Settings = z.infer<typeof settingsSchema>;
+
+/** The settings anyone may read (the web needs them before sign-in); the rest are admin-only. */
+export const PUBLIC_SETTINGS_KEYS = [
+  'appName',
+  'symbol',
+  'code',
+  'country',
+  'otp_secure',
+  'convert_to_mile',
+  'bank_fields',
+  'driverRadius',
+  'CompanyName',
+  'CompanyWebsite',
+  'CompanyTerms',
+  'contact_email',
+  'FacebookHandle',
+  'TwitterHandle',
+  'InstagramHandle',
+  'AppleStoreLink',
+  'PlayStoreLink',
+  'AllowCriticalEditsAdmin',
+  'AllowCountrySelection',
+  'FacebookLoginEnabled',
+  'MobileLoginEnabled',
+  'appcat',
+] as const satisfies readonly (keyof Settings)[];
+
+export const publicSettingsSchema = settingsSchema.pick(
+  Object.fromEntries(PUBLIC_SETTINGS_KEYS.map((key) => [key, true])) as { [K in (typeof PUBLIC_SETTINGS_KEYS)[number]]: true },
+);
+export type PublicSettings = z.infer<typeof publicSettingsSchema>;
