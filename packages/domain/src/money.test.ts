@@ -31,6 +31,21 @@ describe('section 9: money has 2 decimals, held as integer minor units', () => {
     expect(Object.is(roundHalfAwayFromZero(-0.4), -0)).toBe(false);
   });
 
+  it('property: the fast path agrees with rounding the 15-digit decimal form everywhere', () => {
+    const reference = (x: number): number => {
+      const cleaned = Number(x.toPrecision(15));
+      const r = Math.round(Math.abs(cleaned));
+      return cleaned < 0 && r !== 0 ? -r : r;
+    };
+    const nearHalves = fc.tuple(fc.integer({ min: -1e9, max: 1e9 }), fc.integer({ min: -20, max: 20 })).map(([n, k]) => n + 0.5 + k * Number.EPSILON * Math.max(1, Math.abs(n)));
+    fc.assert(
+      fc.property(fc.oneof(fc.double({ min: -1e13, max: 1e13, noNaN: true }), nearHalves, fc.integer({ min: -1e6, max: 1e6 }).map((m) => (m / 1000) * 100)), (x) => {
+        expect(roundHalfAwayFromZero(x)).toBe(reference(x));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+
   it('rounds fractional minor units and percentages to whole minor units', () => {
     expect(roundMinor(1234.5)).toBe(1235);
     expect(percentOfMinor(1999, 10)).toBe(200);

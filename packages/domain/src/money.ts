@@ -13,10 +13,14 @@ export const MAX_MINOR = 1e13;
 /** Rounds a real number to the nearest integer, half away from zero, ignoring float noise. */
 export function roundHalfAwayFromZero(x: number): number {
   if (!Number.isFinite(x)) throw new RangeError(`not a finite number: ${x}`);
-  // 15 significant digits are exact for any double; beyond that is representation noise.
-  const cleaned = Number(x.toPrecision(15));
-  const rounded = Math.round(Math.abs(cleaned));
-  return cleaned < 0 && rounded !== 0 ? -rounded : rounded;
+  const abs = Math.abs(x);
+  const fraction = abs - Math.floor(abs);
+  // Folding x to 15 significant digits (exact for any double; beyond is representation noise)
+  // moves it by at most abs * 5e-15, which can only change the result next to a .5 boundary;
+  // elsewhere plain rounding gives the same answer without the string round trip.
+  const nearHalf = Math.abs(fraction - 0.5) <= Math.max(abs, 1) * 1e-12;
+  const rounded = nearHalf ? Math.round(Math.abs(Number(x.toPrecision(15)))) : Math.round(abs);
+  return x < 0 && rounded !== 0 ? -rounded : rounded;
 }
 
 function assertInRange(minor: number): number {
