@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config';
+
+describe('configuration', () => {
+  it('runs with no environment at all, on embedded defaults', () => {
+    expect(loadConfig({})).toEqual({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data', DEMO_DATA: true, LOG_LEVEL: 'info' });
+  });
+
+  it('reads every variable', () => {
+    const config = loadConfig({
+      PORT: '8080',
+      HOST: '0.0.0.0',
+      DATA_DIR: '/var/rideway',
+      DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      DEMO_DATA: '0',
+      BOOTSTRAP_ADMIN_EMAIL: 'boss@example.com',
+      BOOTSTRAP_ADMIN_PASSWORD: 'secret1',
+      PUBLIC_URL: 'https://rideway.example',
+    });
+    expect(config).toMatchObject({ PORT: 8080, DEMO_DATA: false, DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test' });
+  });
+
+  it('treats an empty URL as unset', () => {
+    expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('names every bad variable at once', () => {
+    expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', DEMO_DATA: 'maybe' })).toThrow(/PORT.*DATABASE_URL.*DEMO_DATA/);
+  });
+});

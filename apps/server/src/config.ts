@@ -1,0 +1,45 @@
+import { z } from 'zod';
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', 'yes', 'no'])
+  .transform((value) => value === '1' || value === 'true' || value === 'yes');
+
+const optionalUrl = (protocols: RegExp) =>
+  z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? undefined : value))
+    .pipe(z.url({ protocol: protocols }).optional());
+
+/**
+ * Every environment variable the server reads, parsed once. Each has an embedded default, so
+ * `npm start` on a laptop needs none of them.
+ */
+export const configSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  /** Where the embedded database and uploaded files live. */
+  DATA_DIR: z.string().min(1).default('./data'),
+  /** A PostgreSQL server instead of the embedded database. */
+  DATABASE_URL: optionalUrl(/^postgres(ql)?$/).optional(),
+  /** Redis, to share events and live driver positions between server processes. */
+  REDIS_URL: optionalUrl(/^rediss?$/).optional(),
+  /** Seed demo data into an empty database. */
+  DEMO_DATA: flag.default(true),
+  BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
+  BOOTSTRAP_ADMIN_PASSWORD: z.string().min(6).optional(),
+  /** The address people reach the server at, for links in emails. */
+  PUBLIC_URL: optionalUrl(/^https?$/).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+export type Config = z.infer<typeof configSchema>;
+
+/** Parses the environment, or throws one error naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
+    throw new Error(`Bad configuration: ${problems}`);
+  }
+  return parsed.data;
+}
