@@ -1,54 +1,95 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
+import fastifySwagger from '@fastify/swagger';
 import { ERROR_CATALOGUE, errorBody } from '@rideway/contract';
-import type { ErrorKey } from '@rideway/domain';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Db } from './db/client';
+import { accessFor } from './http/access';
+import { registerActorHook } from './http/actor';
+import { AppError } from './http/app-error';
+import { authRoutes } from './modules/auth/routes';
+import { cancelReasonRoutes } from './modules/cancelreasons/routes';
+import { carTypeRoutes } from './modules/cartypes/routes';
+import { compatRoutes } from './modules/compat/routes';
+import { fileRoutes } from './modules/files/routes';
+import { notificationRoutes } from './modules/notifications/routes';
+import { outboxRoutes } from './modules/outbox/routes';
+import { promoRoutes } from './modules/promos/routes';
+import { getSettings } from './modules/settings/service';
+import { settingsRoutes } from './modules/settings/routes';
+import { userRoutes } from './modules/users/routes';
+import { walletRoutes } from './modules/wallet/routes';
+import { withdrawRoutes } from './modules/withdraws/routes';
+import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
 
-export type AppOptions = { config: Config; logger?: FastifyServerOptions['logger'] };
+export { AppError } from './http/app-error';
 
-/** An error that carries one of the catalogue's keys; the error handler answers it as such. */
-export class AppError extends Error {
-  constructor(
-    readonly key: ErrorKey,
-    readonly field?: string,
-  ) {
-    super(ERROR_CATALOGUE[key].message);
-  }
-}
+export type AppOptions = {
+  config: Config;
+  db: Db;
+  storage: FileStorage;
+  now?: () => number;
+  logger?: FastifyServerOptions['logger'];
+};
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) are bad input. */
-const isClientError = (error: unknown): error is { statusCode: number } =>
-  typeof error === 'object' && error !== null && 'statusCode' in error &&
-  typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500;
+const clientStatus = (error: unknown): number | undefined => {
+  if (typeof error !== 'object' || error === null || !('statusCode' in error)) return undefined;
+  const status = error.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+};
 
-export function buildApp({ config, logger }: AppOptions): FastifyInstance {
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, now: options.now ?? Date.now };
   const app = Fastify({
-    logger: logger ?? { level: config.LOG_LEVEL },
-    bodyLimit: 1024 * 1024,
+    logger: options.logger ?? { level: options.config.LOG_LEVEL },
+    // Licence images arrive as data URLs inside JSON.
+    bodyLimit: 8 * 1024 * 1024,
+    trustProxy: options.config.TRUST_PROXY,
   });
+
+  // Every route must have a row in the route table: a route without one stops the server here.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      if (method === 'HEAD') continue;
+      if (accessFor(method, route.url) === undefined) throw new Error(`route ${method} ${route.url} has no row in ROUTE_ACCESS`);
+    }
+  });
+
+  await app.register(fastifyHelmet, { global: true });
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: { info: { title: 'Rideway API', version: '0.1.0', description: 'Taxi and parcel-delivery platform' } },
+  });
+  registerActorHook(app, ctx);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {
-      return reply.status(ERROR_CATALOGUE[error.key].status).send(errorBody(error.key, error.field === undefined ? {} : { field: error.field }));
+      return reply
+        .headers(error.headers)
+        .status(ERROR_CATALOGUE[error.key].status)
+        .send(errorBody(error.key, error.field === undefined ? {} : { field: error.field }));
     }
-    if (isClientError(error)) {
-      return reply.status(error.statusCode === 429 ? 429 : 400).send(errorBody(error.statusCode === 429 ? 'too_many_requests' : 'validation_error'));
-    }
+    const status = clientStatus(error);
+    if (status !== undefined) return reply.status(status).send(errorBody(status === 404 ? 'not_found' : 'validation_error'));
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody('internal_error'));
   });
-
   app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody('not_found')));
 
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'no-referrer');
-    reply.header('x-frame-options', 'DENY');
+  app.get('/api/health', () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
+  app.get('/api/openapi.json', () => app.swagger());
+  app.get('/', async (_request, reply) => {
+    const settings = await getSettings(ctx.db);
+    return reply.type('text/html; charset=utf-8').send(statusPage(settings.appName, Math.round(process.uptime())));
   });
 
-  app.get('/api/health', () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
-
-  app.get('/', (_request, reply) => reply.type('text/html; charset=utf-8').send(statusPage()));
-
+  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes]) {
+    routes(app, ctx);
+  }
   return app;
 }

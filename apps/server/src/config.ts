@@ -30,6 +30,8 @@ export const configSchema = z.object({
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(6).optional(),
   /** The address people reach the server at, for links in emails. */
   PUBLIC_URL: optionalUrl(/^https?$/).optional(),
+  /** Behind a reverse proxy, take the client address from X-Forwarded-For (throttling uses it). */
+  TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -1,8 +1,14 @@
+import { join } from 'node:path';
 import { buildApp } from './app';
 import { loadConfig } from './config';
+import { openDatabase } from './db/client';
+import { diskStorage } from './providers/storage';
+import { prepareDatabase } from './seed/prepare';
 
 const config = loadConfig();
-const app = buildApp({ config });
+const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const demoLogins = await prepareDatabase(database.db, config);
+const app = await buildApp({ config, db: database.db, storage: diskStorage(join(config.DATA_DIR, 'files')) });
 
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
@@ -11,6 +17,7 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down');
   // Fastify stops accepting connections and waits for requests in flight before closing.
   await app.close();
+  await database.close();
   process.exit(0);
 }
 process.once('SIGTERM', () => void shutdown('SIGTERM'));
@@ -18,7 +25,12 @@ process.once('SIGINT', () => void shutdown('SIGINT'));
 
 try {
   const address = await app.listen({ port: config.PORT, host: config.HOST });
-  console.log(`\nRideway is running at ${config.PUBLIC_URL ?? address}\n`);
+  const lines = [`Rideway is running at ${config.PUBLIC_URL ?? address} (${database.engine})`];
+  if (demoLogins.length > 0) {
+    lines.push('', 'Demo logins (password for all: demo123):');
+    for (const login of demoLogins) lines.push(`  ${login.role.padEnd(11)} ${login.email}`);
+  }
+  console.log(`\n${lines.join('\n')}\n`);
 } catch (error) {
   app.log.fatal({ err: error }, 'could not start');
   process.exit(1);

@@ -7,3 +7,4 @@ export * from './catalogue';
 export * from './money-records';
 export * from './settings';
 export * from './providers';
+export * from './messages';

@@ -1,0 +1,12 @@
+import type { Config } from './config';
+import type { Db } from './db/client';
+import type { FileStorage } from './providers/storage';
+
+/** What every service gets: the database, the configuration, the clock and the ports. */
+export type AppContext = {
+  db: Db;
+  config: Config;
+  /** Epoch ms; tests move it. */
+  now: () => number;
+  storage: FileStorage;
+};

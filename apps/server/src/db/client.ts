@@ -1,0 +1,40 @@
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import pg from 'pg';
+import * as schema from './schema';
+
+export type Schema = typeof schema;
+/** The database, whichever engine is behind it; every query goes through this type. */
+export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+/** A transaction, or the database itself where no transaction is needed. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export type Database = { db: Db; engine: 'pglite' | 'postgres'; close: () => Promise<void> };
+
+const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/**
+ * Opens the system of record and brings its schema up to date: PostgreSQL when `databaseUrl` is
+ * given, else the embedded PGlite in `dataDir` (kept across restarts), or in memory for
+ * `dataDir: 'memory://'`.
+ */
+export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema });
+    await migratePg(db, { migrationsFolder });
+    return { db: db as unknown as Db, engine: 'postgres', close: () => pool.end() };
+  }
+  const inMemory = options.dataDir.startsWith('memory://');
+  if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
+  const client = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`);
+  const db = drizzlePglite(client, { schema });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
+}

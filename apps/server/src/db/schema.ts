@@ -1,0 +1,386 @@
+/**
+ * The database schema: every entity of spec section 3. Money is integer minor units (`_minor`),
+ * times are epoch milliseconds, both as bigint. Percentages are stored in hundredths.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+
+const ms = (name: string) => bigint(name, { mode: 'number' });
+const minor = (name: string) => bigint(name, { mode: 'number' });
+
+export type Ratings = { userrating: number; details: { user: string; rate: number }[] };
+export type PricedChoiceMinor = { description: string; amount: number };
+export type CancelSlabMinor = { minsDelayed: number; amount: number };
+
+export const users = pgTable(
+  'users',
+  {
+    id: text('id').primaryKey(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email'),
+    mobile: text('mobile'),
+    usertype: text('usertype').notNull(),
+    loginType: text('login_type'),
+    passwordHash: text('password_hash'),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    approved: boolean('approved').notNull().default(true),
+    createdAt: ms('created_at').notNull(),
+    createdByAdmin: boolean('created_by_admin').notNull().default(false),
+    referralId: text('referral_id'),
+    signupViaReferral: text('signup_via_referral'),
+    profileImage: text('profile_image'),
+    pushToken: text('push_token'),
+    userPlatform: text('user_platform'),
+    fleetadmin: text('fleetadmin'),
+    driverActiveStatus: boolean('driver_active_status').notNull().default(false),
+    queue: boolean('queue').notNull().default(false),
+    locationLat: doublePrecision('location_lat'),
+    locationLng: doublePrecision('location_lng'),
+    locationAt: ms('location_at'),
+    carType: text('car_type'),
+    vehicleMake: text('vehicle_make'),
+    vehicleModel: text('vehicle_model'),
+    vehicleNumber: text('vehicle_number'),
+    otherInfo: text('other_info'),
+    licenseImage: text('license_image'),
+    ratings: jsonb('ratings').$type<Ratings>(),
+    bankName: text('bank_name'),
+    bankCode: text('bank_code'),
+    bankAccount: text('bank_account'),
+  },
+  (t) => [
+    uniqueIndex('users_email_key').on(t.email),
+    uniqueIndex('users_mobile_key').on(t.mobile),
+    uniqueIndex('users_referral_id_key').on(t.referralId),
+    index('users_usertype_idx').on(t.usertype),
+    index('users_fleetadmin_idx').on(t.fleetadmin),
+    check('users_usertype_check', sql`${t.usertype} in ('rider', 'driver', 'admin', 'fleetadmin')`),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: ms('created_at').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [index('sessions_uid_idx').on(t.uid)],
+);
+
+/** Single-use links sent by mail: email verification and password reset. */
+export const authTokens = pgTable('auth_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  purpose: text('purpose').notNull(),
+  expiresAt: ms('expires_at').notNull(),
+  usedAt: ms('used_at'),
+});
+
+/** Phone sign-in codes. */
+export const otpCodes = pgTable(
+  'otp_codes',
+  {
+    verificationId: text('verification_id').primaryKey(),
+    mobile: text('mobile').notNull(),
+    codeHash: text('code_hash').notNull(),
+    createdAt: ms('created_at').notNull(),
+    expiresAt: ms('expires_at').notNull(),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    usedAt: ms('used_at'),
+  },
+  (t) => [index('otp_codes_mobile_idx').on(t.mobile, t.createdAt)],
+);
+
+/** Failed sign-ins, for throttling by account and by address. */
+export const loginFailures = pgTable(
+  'login_failures',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    accountKey: text('account_key').notNull(),
+    address: text('address').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('login_failures_account_idx').on(t.accountKey, t.at), index('login_failures_address_idx').on(t.address, t.at)],
+);
+
+export const savedAddresses = pgTable(
+  'saved_addresses',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    description: text('description').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+    count: integer('count').notNull().default(1),
+  },
+  (t) => [index('saved_addresses_uid_idx').on(t.uid)],
+);
+
+export const carTypes = pgTable(
+  'car_types',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    image: text('image').notNull().default(''),
+    baseFareMinor: minor('base_fare_minor').notNull(),
+    ratePerUnitDistanceMinor: minor('rate_per_unit_distance_minor').notNull(),
+    ratePerHourMinor: minor('rate_per_hour_minor').notNull(),
+    minFareMinor: minor('min_fare_minor').notNull(),
+    /** Minor units when flat, hundredths of a percent when percentage. */
+    convenienceFeesHundredths: bigint('convenience_fees_hundredths', { mode: 'number' }).notNull(),
+    convenienceFeeType: text('convenience_fee_type').notNull(),
+    extraInfo: text('extra_info').notNull().default(''),
+    createdAt: ms('created_at').notNull(),
+    parcelTypes: jsonb('parcel_types').$type<PricedChoiceMinor[]>().notNull().default([]),
+    options: jsonb('options').$type<PricedChoiceMinor[]>().notNull().default([]),
+    cancelSlab: jsonb('cancel_slab').$type<CancelSlabMinor[]>().notNull().default([]),
+  },
+  (t) => [uniqueIndex('car_types_name_key').on(t.name)],
+);
+
+export const promos = pgTable(
+  'promos',
+  {
+    id: text('id').primaryKey(),
+    promoName: text('promo_name').notNull(),
+    promoDescription: text('promo_description').notNull().default(''),
+    promoDiscountType: text('promo_discount_type').notNull(),
+    /** Minor units when flat, hundredths of a percent when percentage. */
+    promoDiscountValueHundredths: bigint('promo_discount_value_hundredths', { mode: 'number' }).notNull(),
+    maxPromoDiscountValueMinor: minor('max_promo_discount_value_minor').notNull(),
+    minOrderMinor: minor('min_order_minor').notNull(),
+    promoValidity: ms('promo_validity').notNull(),
+    promoUsageLimit: integer('promo_usage_limit').notNull(),
+    userAvail: integer('user_avail').notNull().default(0),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('promos_name_key').on(t.promoName)],
+);
+
+export const promoUses = pgTable(
+  'promo_uses',
+  {
+    promoId: text('promo_id').notNull().references(() => promos.id, { onDelete: 'cascade' }),
+    uid: text('uid').notNull(),
+    bookingId: text('booking_id').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.promoId, t.uid] })],
+);
+
+export const cancelReasons = pgTable(
+  'cancel_reasons',
+  {
+    id: text('id').primaryKey(),
+    label: text('label').notNull(),
+    value: integer('value').notNull(),
+  },
+  (t) => [index('cancel_reasons_value_idx').on(t.value)],
+);
+
+export const notifications = pgTable('notifications', {
+  id: text('id').primaryKey(),
+  devicetype: text('devicetype').notNull(),
+  usertype: text('usertype').notNull(),
+  title: text('title').notNull(),
+  body: text('body').notNull(),
+  createdAt: ms('created_at').notNull(),
+  recipients: integer('recipients').notNull().default(0),
+});
+
+export const settings = pgTable('settings', {
+  id: integer('id').primaryKey().default(1),
+  value: jsonb('value').$type<Record<string, unknown>>().notNull(),
+});
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: text('id').primaryKey(),
+    reference: text('reference').notNull(),
+    status: text('status').notNull(),
+    carType: text('car_type').notNull(),
+    carImage: text('car_image'),
+    // No foreign key: a booking keeps its rider's name and contact when the account is deleted.
+    customer: text('customer').notNull(),
+    customerName: text('customer_name').notNull(),
+    customerEmail: text('customer_email').notNull().default(''),
+    customerContact: text('customer_contact').notNull().default(''),
+    customerToken: text('customer_token'),
+    customerImage: text('customer_image'),
+    pickup: jsonb('pickup').$type<{ lat: number; lng: number; add: string }>().notNull(),
+    drop: jsonb('drop').$type<{ lat: number; lng: number; add: string }>().notNull(),
+    estimateMinor: minor('estimate_minor').notNull(),
+    estimateDistance: doublePrecision('estimate_distance').notNull(),
+    distance: doublePrecision('distance').notNull().default(0),
+    estimateTime: doublePrecision('estimate_time').notNull(),
+    bookLater: boolean('book_later').notNull().default(false),
+    tripdate: ms('tripdate').notNull(),
+    bookingDate: ms('booking_date').notNull(),
+    otp: integer('otp'),
+    bookingTypeAdmin: boolean('booking_type_admin').notNull().default(false),
+    coords: jsonb('coords').$type<{ lat: number; lng: number }[]>().notNull().default([]),
+    tripCostMinor: minor('trip_cost_minor').notNull(),
+    convenienceFeesMinor: minor('convenience_fees_minor').notNull(),
+    driverShareMinor: minor('driver_share_minor').notNull(),
+    discountMinor: minor('discount_minor').notNull().default(0),
+    customerPaidMinor: minor('customer_paid_minor').notNull(),
+    cashPaymentAmountMinor: minor('cash_payment_amount_minor').notNull().default(0),
+    cardPaymentAmountMinor: minor('card_payment_amount_minor').notNull().default(0),
+    usedWalletMoneyMinor: minor('used_wallet_money_minor').notNull().default(0),
+    payableAmountMinor: minor('payable_amount_minor').notNull().default(0),
+    paymentMode: text('payment_mode').notNull().default('cash'),
+    prepaid: boolean('prepaid').notNull().default(false),
+    gateway: text('gateway'),
+    promoApplied: boolean('promo_applied').notNull().default(false),
+    promoDetails: jsonb('promo_details').$type<Record<string, unknown>>(),
+    driver: text('driver'),
+    driverName: text('driver_name'),
+    driverImage: text('driver_image'),
+    driverContact: text('driver_contact'),
+    driverToken: text('driver_token'),
+    vehicleNumber: text('vehicle_number'),
+    driverRating: doublePrecision('driver_rating'),
+    fleetadmin: text('fleetadmin'),
+    driverArriveTime: ms('driver_arrive_time'),
+    acceptedAt: ms('accepted_at'),
+    tripStartTime: ms('trip_start_time'),
+    tripEndTime: ms('trip_end_time'),
+    totalTripTime: integer('total_trip_time'),
+    reason: text('reason'),
+    cancelledBy: text('cancelled_by'),
+    cancellationChargeMinor: minor('cancellation_charge_minor').notNull().default(0),
+    rating: integer('rating'),
+    pickupImage: text('pickup_image'),
+    deliverImage: text('deliver_image'),
+    requestedDrivers: jsonb('requested_drivers').$type<Record<string, true>>().notNull().default({}),
+    delivery: jsonb('delivery').$type<Record<string, unknown>>(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('bookings_reference_key').on(t.reference),
+    index('bookings_customer_idx').on(t.customer),
+    index('bookings_driver_idx').on(t.driver),
+    index('bookings_fleetadmin_idx').on(t.fleetadmin),
+    index('bookings_status_idx').on(t.status),
+    // A driver holds at most one active trip (issue 4): enforced by the database.
+    uniqueIndex('bookings_one_active_trip_per_driver')
+      .on(t.driver)
+      .where(sql`${t.status} in ('ACCEPTED', 'ARRIVED', 'STARTED', 'REACHED')`),
+  ],
+);
+
+export const tracking = pgTable(
+  'tracking',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    bookingId: text('booking_id').notNull().references(() => bookings.id, { onDelete: 'cascade' }),
+    at: ms('at').notNull(),
+    status: text('status').notNull(),
+    lat: doublePrecision('lat').notNull(),
+    lng: doublePrecision('lng').notNull(),
+  },
+  (t) => [index('tracking_booking_idx').on(t.bookingId, t.at)],
+);
+
+export const chats = pgTable(
+  'chats',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    bookingId: text('booking_id').notNull().references(() => bookings.id, { onDelete: 'cascade' }),
+    from: text('from_uid').notNull(),
+    source: text('source').notNull(),
+    message: text('message').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('chats_booking_idx').on(t.bookingId, t.at)],
+);
+
+/** The append-only wallet ledger: a user's balance is the sum of its entries. */
+export const walletEntries = pgTable(
+  'wallet_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type').notNull(),
+    /** Signed minor units: credits positive, debits and withdrawals negative. */
+    amountMinor: minor('amount_minor').notNull(),
+    txRef: text('tx_ref').notNull(),
+    bookingId: text('booking_id'),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('wallet_entries_uid_idx').on(t.uid, t.at)],
+);
+
+export const withdraws = pgTable(
+  'withdraws',
+  {
+    id: text('id').primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    date: ms('date').notNull(),
+    name: text('name').notNull(),
+    amountMinor: minor('amount_minor').notNull(),
+    processed: boolean('processed').notNull().default(false),
+    procesDate: ms('proces_date'),
+    bankName: text('bank_name'),
+    bankCode: text('bank_code'),
+    bankAccount: text('bank_account'),
+  },
+  (t) => [index('withdraws_uid_idx').on(t.uid)],
+);
+
+export const languages = pgTable('languages', {
+  code: text('code').primaryKey(),
+  name: text('name').notNull(),
+  dir: text('dir').notNull(),
+  isDefault: boolean('is_default').notNull().default(false),
+  position: integer('position').notNull(),
+  messages: jsonb('messages').$type<Record<string, string>>().notNull(),
+});
+
+/** Messages that leave the system (mail, SMS, push, events), written in the transaction of their cause. */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    channel: text('channel').notNull(),
+    recipient: text('recipient').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    createdAt: ms('created_at').notNull(),
+    deliveredAt: ms('delivered_at'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+  },
+  (t) => [index('outbox_pending_idx').on(t.channel, t.deliveredAt)],
+);
+
+/** Durable scheduled work (book-later dispatch, retries). */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    kind: text('kind').notNull(),
+    runAt: ms('run_at').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    lockedUntil: ms('locked_until'),
+    attempts: integer('attempts').notNull().default(0),
+    doneAt: ms('done_at'),
+  },
+  (t) => [index('jobs_due_idx').on(t.doneAt, t.runAt)],
+);

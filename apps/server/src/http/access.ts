@@ -1,0 +1,85 @@
+/**
+ * Security-critical: the route table. Every route the server registers has a row here saying who
+ * may call it; the server refuses to start with a route that has none, and the API tests
+ * generate their role matrix from these rows. Object ownership (own booking, own fleet's driver)
+ * is checked by the services on top of this.
+ */
+import { USER_TYPES, type UserType } from '@rideway/domain';
+
+/** Anyone; any signed-in user; or only these user types. */
+export type Access = 'public' | 'signedIn' | readonly UserType[];
+
+const ALL: readonly UserType[] = USER_TYPES;
+const ADMIN: readonly UserType[] = ['admin'];
+
+export const ROUTE_ACCESS = {
+  'GET /api/health': 'public',
+  'GET /api/openapi.json': 'public',
+  'GET /': 'public',
+
+  'POST /api/auth/register': 'public',
+  'POST /api/auth/login': 'public',
+  'POST /api/auth/otp/request': 'public',
+  'POST /api/auth/otp/verify': 'public',
+  'POST /api/auth/password-reset': 'public',
+  'POST /api/auth/password-reset/confirm': 'public',
+  'GET /api/auth/verify-email': 'public',
+  'GET /api/auth/methods': 'public',
+  'POST /api/auth/logout': 'public',
+
+  'GET /api/me': ALL,
+  'PATCH /api/me': ALL,
+
+  'GET /api/settings': 'public',
+  'PATCH /api/settings': ADMIN,
+
+  'GET /api/cartypes': 'public',
+  'POST /api/cartypes': ADMIN,
+  'PATCH /api/cartypes/:id': ADMIN,
+  'DELETE /api/cartypes/:id': ADMIN,
+
+  'GET /api/cancel-reasons': ALL,
+  'POST /api/cancel-reasons': ADMIN,
+  'PATCH /api/cancel-reasons/:id': ADMIN,
+  'DELETE /api/cancel-reasons/:id': ADMIN,
+
+  'GET /api/promos': ADMIN,
+  'POST /api/promos': ADMIN,
+  'PATCH /api/promos/:id': ADMIN,
+  'DELETE /api/promos/:id': ADMIN,
+
+  'GET /api/users': ['admin', 'fleetadmin'],
+  'POST /api/users': ['admin', 'fleetadmin'],
+  'PATCH /api/users/:id': ['admin', 'fleetadmin'],
+  'DELETE /api/users/:id': ALL,
+
+  'GET /api/notifications': ADMIN,
+  'POST /api/notifications': ADMIN,
+  'DELETE /api/notifications/:id': ADMIN,
+
+  'GET /api/wallet': ALL,
+  'POST /api/wallet/credit': ADMIN,
+  'GET /api/withdraws': ['admin', 'driver'],
+  'POST /api/withdraws': ['driver'],
+  'POST /api/withdraws/:id/complete': ADMIN,
+
+  'GET /api/outbox': ADMIN,
+  'GET /api/files/*': 'public',
+
+  'POST /check_user_exists': 'public',
+  'POST /user_signup': 'public',
+  'POST /validate_referrer': 'public',
+  'GET /get_providers': 'public',
+  'GET /get_languages': 'public',
+  'POST /send_notification': ADMIN,
+} as const satisfies Record<string, Access>;
+
+export type RouteKey = keyof typeof ROUTE_ACCESS;
+
+export const accessFor = (method: string, url: string): Access | undefined =>
+  (ROUTE_ACCESS as Record<string, Access>)[`${method} ${url}`];
+
+export const isAllowed = (access: Access, usertype: UserType | null): boolean =>
+  access === 'public' || (usertype !== null && (access === 'signedIn' || access.includes(usertype)));
+
+export const ALL_USER_TYPES = ALL;

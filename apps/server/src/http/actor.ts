@@ -1,0 +1,52 @@
+import type { UserType } from '@rideway/domain';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { SESSION_COOKIE, userOfToken, type SessionUser } from '../modules/auth/sessions';
+import { accessFor, isAllowed } from './access';
+import { AppError } from './app-error';
+
+/** The signed-in caller. */
+export type Actor = { uid: string; usertype: UserType; user: SessionUser };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    actor: Actor | null;
+    sessionToken: string | null;
+  }
+}
+
+export function tokenOf(request: FastifyRequest): string | null {
+  const header = request.headers.authorization;
+  if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim() || null;
+  return request.cookies[SESSION_COOKIE] ?? null;
+}
+
+/**
+ * Resolves the caller from the session and applies the route table before anything else runs:
+ * 401 not_logged_in for a signed-out caller on a protected route, 403 forbidden for a role the
+ * route does not admit.
+ */
+export function registerActorHook(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('actor', null);
+  app.decorateRequest('sessionToken', null);
+  app.addHook('onRequest', async (request) => {
+    const url = request.routeOptions.url;
+    if (url === undefined) return;
+    const access = accessFor(request.method === 'HEAD' ? 'GET' : request.method, url);
+    if (access === undefined) throw new AppError('not_found');
+    const token = tokenOf(request);
+    const user = token ? await userOfToken(ctx.db, token, ctx.now()) : null;
+    if (user) {
+      request.actor = { uid: user.id, usertype: user.usertype as UserType, user };
+      request.sessionToken = token;
+    }
+    if (isAllowed(access, request.actor?.usertype ?? null)) return;
+    throw new AppError(request.actor ? 'forbidden' : 'not_logged_in');
+  });
+}
+
+/** The signed-in caller of a route the table already restricts. */
+export function actorOf(request: FastifyRequest): Actor {
+  if (!request.actor) throw new AppError('not_logged_in');
+  return request.actor;
+}

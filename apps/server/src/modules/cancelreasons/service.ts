@@ -1,0 +1,45 @@
+import { randomUUID } from 'node:crypto';
+import { renumberCancelReasons } from '@rideway/domain';
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { cancelReasons } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import { parseBody } from '../../http/body';
+
+const labelSchema = z.strictObject({ label: z.string().trim().min(1).max(200) });
+
+const view = (row: typeof cancelReasons.$inferSelect) => ({ id: row.id, label: row.label, value: row.value });
+
+export const listCancelReasons = async (ctx: AppContext) =>
+  (await ctx.db.select().from(cancelReasons).orderBy(asc(cancelReasons.value))).map(view);
+
+export async function addCancelReason(ctx: AppContext, input: unknown) {
+  const { label } = parseBody(labelSchema, input);
+  return ctx.db.transaction(async (tx) => {
+    const existing = await tx.select({ id: cancelReasons.id }).from(cancelReasons).for('update');
+    const rows = await tx.insert(cancelReasons).values({ id: randomUUID(), label, value: existing.length }).returning();
+    return view(rows[0] as typeof cancelReasons.$inferSelect);
+  });
+}
+
+export async function editCancelReason(ctx: AppContext, id: string, input: unknown) {
+  const { label } = parseBody(labelSchema, input);
+  const rows = await ctx.db.update(cancelReasons).set({ label }).where(eq(cancelReasons.id, id)).returning();
+  if (!rows[0]) throw new AppError('not_found');
+  return view(rows[0]);
+}
+
+/** Section 9: after a delete the value indices are renumbered from 0, in their order. */
+export async function deleteCancelReason(ctx: AppContext, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const deleted = await tx.delete(cancelReasons).where(eq(cancelReasons.id, id)).returning({ id: cancelReasons.id });
+    if (deleted.length === 0) throw new AppError('not_found');
+    const remaining = await tx.select().from(cancelReasons).orderBy(asc(cancelReasons.value)).for('update');
+    const renumbered = renumberCancelReasons(remaining);
+    for (const [index, row] of remaining.entries()) {
+      const value = renumbered[index]?.value ?? index;
+      if (row.value !== value) await tx.update(cancelReasons).set({ value }).where(eq(cancelReasons.id, row.id));
+    }
+  });
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from 'node:crypto';
+import { cancelSlabSchema, carTypeSchema, pricedChoice, type CarType } from '@rideway/contract';
+import { fromMinor, isBlockedInDemoMode, toMinor } from '@rideway/domain';
+import { asc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { carTypes } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import { parseBody } from '../../http/body';
+import { decodeImageDataUrl } from '../../providers/storage';
+import { getSettings } from '../settings/service';
+
+type CarTypeRow = typeof carTypes.$inferSelect;
+
+export function toApiCarType(row: CarTypeRow): CarType {
+  return {
+    id: row.id,
+    name: row.name,
+    image: row.image,
+    base_fare: fromMinor(row.baseFareMinor),
+    rate_per_unit_distance: fromMinor(row.ratePerUnitDistanceMinor),
+    rate_per_hour: fromMinor(row.ratePerHourMinor),
+    min_fare: fromMinor(row.minFareMinor),
+    convenience_fees: fromMinor(row.convenienceFeesHundredths),
+    convenience_fee_type: row.convenienceFeeType as CarType['convenience_fee_type'],
+    extra_info: row.extraInfo,
+    createdAt: row.createdAt,
+    parcelTypes: row.parcelTypes.map((p) => ({ description: p.description, amount: fromMinor(p.amount) })),
+    options: row.options.map((p) => ({ description: p.description, amount: fromMinor(p.amount) })),
+    cancelSlab: row.cancelSlab.map((s) => ({ minsDelayed: s.minsDelayed, amount: fromMinor(s.amount) })),
+  };
+}
+
+const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+const fields = {
+  name: carTypeSchema.shape.name.trim(),
+  image: z.string().max(3_000_000),
+  base_fare: carTypeSchema.shape.base_fare,
+  rate_per_unit_distance: carTypeSchema.shape.rate_per_unit_distance,
+  rate_per_hour: carTypeSchema.shape.rate_per_hour,
+  min_fare: carTypeSchema.shape.min_fare,
+  convenience_fees: carTypeSchema.shape.convenience_fees,
+  convenience_fee_type: carTypeSchema.shape.convenience_fee_type,
+  extra_info: carTypeSchema.shape.extra_info,
+  parcelTypes: z.array(pricedChoice).max(50),
+  options: z.array(pricedChoice).max(50),
+  cancelSlab: z.array(cancelSlabSchema).max(50),
+};
+const createSchema = z.strictObject({ ...fields, image: fields.image.default(''), extra_info: fields.extra_info.default(''), parcelTypes: fields.parcelTypes.default([]), options: fields.options.default([]), cancelSlab: fields.cancelSlab.default([]) });
+const updateSchema = z.strictObject(fields).partial();
+
+async function storedImage(ctx: AppContext, image: string | undefined): Promise<string | undefined> {
+  if (image === undefined || !image.startsWith('data:')) {
+    if (image !== undefined && image.length > 2000) throw new AppError('validation_error', 'image');
+    return image;
+  }
+  const decoded = decodeImageDataUrl(image, MAX_IMAGE_BYTES);
+  if (!decoded) throw new AppError('validation_error', 'image');
+  return `/api/files/${await ctx.storage.put('cartypes', decoded.bytes, decoded.extension)}`;
+}
+
+function toColumns(input: z.output<typeof updateSchema>): Partial<typeof carTypes.$inferInsert> {
+  const columns: Partial<typeof carTypes.$inferInsert> = {};
+  if (input.name !== undefined) columns.name = input.name;
+  if (input.base_fare !== undefined) columns.baseFareMinor = toMinor(input.base_fare);
+  if (input.rate_per_unit_distance !== undefined) columns.ratePerUnitDistanceMinor = toMinor(input.rate_per_unit_distance);
+  if (input.rate_per_hour !== undefined) columns.ratePerHourMinor = toMinor(input.rate_per_hour);
+  if (input.min_fare !== undefined) columns.minFareMinor = toMinor(input.min_fare);
+  if (input.convenience_fees !== undefined) columns.convenienceFeesHundredths = toMinor(input.convenience_fees);
+  if (input.convenience_fee_type !== undefined) columns.convenienceFeeType = input.convenience_fee_type;
+  if (input.extra_info !== undefined) columns.extraInfo = input.extra_info;
+  if (input.parcelTypes !== undefined) columns.parcelTypes = input.parcelTypes.map((p) => ({ description: p.description, amount: toMinor(p.amount) }));
+  if (input.options !== undefined) columns.options = input.options.map((p) => ({ description: p.description, amount: toMinor(p.amount) }));
+  if (input.cancelSlab !== undefined) columns.cancelSlab = input.cancelSlab.map((s) => ({ minsDelayed: s.minsDelayed, amount: toMinor(s.amount) }));
+  return columns;
+}
+
+function assertFeeInRange(type: string, feesHundredths: number): void {
+  if (type === 'percentage' && feesHundredths > 10_000) throw new AppError('validation_error', 'convenience_fees');
+}
+
+async function assertNotDemo(ctx: AppContext, edit: 'cartype:add' | 'cartype:update' | 'cartype:delete'): Promise<void> {
+  if (isBlockedInDemoMode(edit, await getSettings(ctx.db))) throw new AppError('demo_mode');
+}
+
+async function assertNameFree(ctx: AppContext, name: string | undefined, exceptId?: string): Promise<void> {
+  if (name === undefined) return;
+  const rows = await ctx.db.select({ id: carTypes.id }).from(carTypes).where(eq(carTypes.name, name)).limit(1);
+  if (rows[0] && rows[0].id !== exceptId) throw new AppError('validation_error', 'name');
+}
+
+export const listCarTypes = async (ctx: AppContext) =>
+  (await ctx.db.select().from(carTypes).orderBy(asc(carTypes.createdAt), asc(carTypes.name))).map(toApiCarType);
+
+export async function createCarType(ctx: AppContext, input: unknown): Promise<CarType> {
+  await assertNotDemo(ctx, 'cartype:add');
+  const body = parseBody(createSchema, input);
+  const columns = toColumns(body);
+  assertFeeInRange(body.convenience_fee_type, columns.convenienceFeesHundredths ?? 0);
+  await assertNameFree(ctx, body.name);
+  const rows = await ctx.db
+    .insert(carTypes)
+    .values({
+      id: randomUUID(),
+      createdAt: ctx.now(),
+      image: (await storedImage(ctx, body.image)) ?? '',
+      name: body.name,
+      baseFareMinor: toMinor(body.base_fare),
+      ratePerUnitDistanceMinor: toMinor(body.rate_per_unit_distance),
+      ratePerHourMinor: toMinor(body.rate_per_hour),
+      minFareMinor: toMinor(body.min_fare),
+      convenienceFeesHundredths: toMinor(body.convenience_fees),
+      convenienceFeeType: body.convenience_fee_type,
+      ...columns,
+    })
+    .returning();
+  return toApiCarType(rows[0] as CarTypeRow);
+}
+
+export async function updateCarType(ctx: AppContext, id: string, input: unknown): Promise<CarType> {
+  await assertNotDemo(ctx, 'cartype:update');
+  const body = parseBody(updateSchema, input);
+  const columns = toColumns(body);
+  const image = await storedImage(ctx, body.image);
+  if (image !== undefined) columns.image = image;
+  await assertNameFree(ctx, body.name, id);
+  return ctx.db.transaction(async (tx) => {
+    const current = (await tx.select().from(carTypes).where(eq(carTypes.id, id)).for('update'))[0];
+    if (!current) throw new AppError('not_found');
+    assertFeeInRange(columns.convenienceFeeType ?? current.convenienceFeeType, columns.convenienceFeesHundredths ?? current.convenienceFeesHundredths);
+    const rows = Object.keys(columns).length ? await tx.update(carTypes).set(columns).where(eq(carTypes.id, id)).returning() : [current];
+    return toApiCarType(rows[0] as CarTypeRow);
+  });
+}
+
+export async function deleteCarType(ctx: AppContext, id: string): Promise<void> {
+  await assertNotDemo(ctx, 'cartype:delete');
+  const rows = await ctx.db.delete(carTypes).where(eq(carTypes.id, id)).returning({ id: carTypes.id });
+  if (rows.length === 0) throw new AppError('not_found');
+}

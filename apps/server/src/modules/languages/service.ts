@@ -1,0 +1,27 @@
+import { asc } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import { languages } from '../../db/schema';
+import { ar } from './messages/ar';
+import { en } from './messages/en';
+import { es } from './messages/es';
+
+/** The shipped languages: English first (the default), Arabic (right to left), Spanish. */
+export const BUILT_IN_LANGUAGES = [
+  { code: 'en', name: 'English', dir: 'ltr', messages: en },
+  { code: 'ar', name: 'العربية', dir: 'rtl', messages: ar },
+  { code: 'es', name: 'Español', dir: 'ltr', messages: es },
+] as const;
+
+/** Brings the stored language files up to the shipped ones (new keys arrive with upgrades). */
+export async function installLanguages(db: Db): Promise<void> {
+  for (const [position, language] of BUILT_IN_LANGUAGES.entries()) {
+    const row = { ...language, messages: { ...language.messages }, position, isDefault: position === 0 };
+    await db.insert(languages).values(row).onConflictDoUpdate({ target: languages.code, set: row });
+  }
+}
+
+/** Section 7 GET /get_languages: a map of languages, the default first. */
+export async function languageMap(db: Db) {
+  const rows = await db.select().from(languages).orderBy(asc(languages.position));
+  return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir, default: row.isDefault, messages: row.messages }]));
+}

@@ -1,0 +1,111 @@
+import { randomUUID } from 'node:crypto';
+import { promoSchema, type Promo } from '@rideway/contract';
+import { fromMinor, isBlockedInDemoMode, toMinor } from '@rideway/domain';
+import { desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context';
+import { promos } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+import { parseBody } from '../../http/body';
+import { getSettings } from '../settings/service';
+
+type PromoRow = typeof promos.$inferSelect;
+
+export const toApiPromo = (row: PromoRow): Promo => ({
+  id: row.id,
+  promo_name: row.promoName,
+  promo_description: row.promoDescription,
+  promo_discount_type: row.promoDiscountType as Promo['promo_discount_type'],
+  promo_discount_value: fromMinor(row.promoDiscountValueHundredths),
+  max_promo_discount_value: fromMinor(row.maxPromoDiscountValueMinor),
+  min_order: fromMinor(row.minOrderMinor),
+  promo_validity: row.promoValidity,
+  promo_usage_limit: row.promoUsageLimit,
+  user_avail: row.userAvail,
+  createdAt: row.createdAt,
+});
+
+// user_avail is counted by the server and read-only: a body carrying it is refused.
+const fields = {
+  promo_name: promoSchema.shape.promo_name.trim().toUpperCase(),
+  promo_description: promoSchema.shape.promo_description,
+  promo_discount_type: promoSchema.shape.promo_discount_type,
+  promo_discount_value: promoSchema.shape.promo_discount_value,
+  max_promo_discount_value: promoSchema.shape.max_promo_discount_value,
+  min_order: promoSchema.shape.min_order,
+  promo_validity: promoSchema.shape.promo_validity,
+  promo_usage_limit: promoSchema.shape.promo_usage_limit.max(1_000_000_000),
+};
+const createSchema = z.strictObject({ ...fields, promo_description: fields.promo_description.default(''), max_promo_discount_value: fields.max_promo_discount_value.default(0), min_order: fields.min_order.default(0) });
+const updateSchema = z.strictObject(fields).partial();
+
+function toColumns(input: z.output<typeof updateSchema>): Partial<typeof promos.$inferInsert> {
+  const columns: Partial<typeof promos.$inferInsert> = {};
+  if (input.promo_name !== undefined) columns.promoName = input.promo_name;
+  if (input.promo_description !== undefined) columns.promoDescription = input.promo_description;
+  if (input.promo_discount_type !== undefined) columns.promoDiscountType = input.promo_discount_type;
+  if (input.promo_discount_value !== undefined) columns.promoDiscountValueHundredths = toMinor(input.promo_discount_value);
+  if (input.max_promo_discount_value !== undefined) columns.maxPromoDiscountValueMinor = toMinor(input.max_promo_discount_value);
+  if (input.min_order !== undefined) columns.minOrderMinor = toMinor(input.min_order);
+  if (input.promo_validity !== undefined) columns.promoValidity = input.promo_validity;
+  if (input.promo_usage_limit !== undefined) columns.promoUsageLimit = input.promo_usage_limit;
+  return columns;
+}
+
+function assertPercentage(type: string, valueHundredths: number): void {
+  if (type === 'percentage' && valueHundredths > 10_000) throw new AppError('validation_error', 'promo_discount_value');
+}
+
+async function assertNameFree(ctx: AppContext, name: string | undefined, exceptId?: string): Promise<void> {
+  if (name === undefined) return;
+  const rows = await ctx.db.select({ id: promos.id }).from(promos).where(eq(promos.promoName, name)).limit(1);
+  if (rows[0] && rows[0].id !== exceptId) throw new AppError('validation_error', 'promo_name');
+}
+
+export const listPromos = async (ctx: AppContext) => (await ctx.db.select().from(promos).orderBy(desc(promos.createdAt))).map(toApiPromo);
+
+/** Section 6: adding a promo stays allowed in demo mode. */
+export async function createPromo(ctx: AppContext, input: unknown): Promise<Promo> {
+  const body = parseBody(createSchema, input);
+  assertPercentage(body.promo_discount_type, toMinor(body.promo_discount_value));
+  await assertNameFree(ctx, body.promo_name);
+  const rows = await ctx.db
+    .insert(promos)
+    .values({
+      id: randomUUID(),
+      createdAt: ctx.now(),
+      promoName: body.promo_name,
+      promoDescription: body.promo_description,
+      promoDiscountType: body.promo_discount_type,
+      promoDiscountValueHundredths: toMinor(body.promo_discount_value),
+      maxPromoDiscountValueMinor: toMinor(body.max_promo_discount_value),
+      minOrderMinor: toMinor(body.min_order),
+      promoValidity: body.promo_validity,
+      promoUsageLimit: body.promo_usage_limit,
+    })
+    .returning();
+  return toApiPromo(rows[0] as PromoRow);
+}
+
+async function assertNotDemo(ctx: AppContext, edit: 'promo:update' | 'promo:delete'): Promise<void> {
+  if (isBlockedInDemoMode(edit, await getSettings(ctx.db))) throw new AppError('demo_mode');
+}
+
+export async function updatePromo(ctx: AppContext, id: string, input: unknown): Promise<Promo> {
+  await assertNotDemo(ctx, 'promo:update');
+  const columns = toColumns(parseBody(updateSchema, input));
+  await assertNameFree(ctx, columns.promoName, id);
+  return ctx.db.transaction(async (tx) => {
+    const current = (await tx.select().from(promos).where(eq(promos.id, id)).for('update'))[0];
+    if (!current) throw new AppError('not_found');
+    assertPercentage(columns.promoDiscountType ?? current.promoDiscountType, columns.promoDiscountValueHundredths ?? current.promoDiscountValueHundredths);
+    const rows = Object.keys(columns).length ? await tx.update(promos).set(columns).where(eq(promos.id, id)).returning() : [current];
+    return toApiPromo(rows[0] as PromoRow);
+  });
+}
+
+export async function deletePromo(ctx: AppContext, id: string): Promise<void> {
+  await assertNotDemo(ctx, 'promo:delete');
+  const rows = await ctx.db.delete(promos).where(eq(promos.id, id)).returning({ id: promos.id });
+  if (rows.length === 0) throw new AppError('not_found');
+}

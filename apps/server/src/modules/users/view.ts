@@ -1,0 +1,46 @@
+import type { User } from '@rideway/contract';
+import { fromMinor, maskContactForDemo, type UserType } from '@rideway/domain';
+import type { users } from '../../db/schema';
+
+type UserRow = typeof users.$inferSelect;
+
+/** A user as the API shows it: never a password hash; money in major units. */
+export function toApiUser(row: UserRow, extra: { walletBalanceMinor: number; savedAddresses?: User['savedAddresses'] }): User {
+  return {
+    id: row.id,
+    firstName: row.firstName,
+    lastName: row.lastName,
+    mobile: row.mobile ?? '',
+    email: row.email ?? '',
+    usertype: row.usertype as UserType,
+    loginType: (row.loginType ?? null) as User['loginType'],
+    approved: row.approved,
+    createdAt: row.createdAt,
+    createdByAdmin: row.createdByAdmin,
+    referralId: row.referralId,
+    signupViaReferral: row.signupViaReferral,
+    walletBalance: fromMinor(extra.walletBalanceMinor),
+    profile_image: row.profileImage,
+    pushToken: row.pushToken,
+    userPlatform: row.userPlatform,
+    fleetadmin: row.fleetadmin,
+    driverActiveStatus: row.driverActiveStatus,
+    queue: row.queue,
+    location: row.locationLat !== null && row.locationLng !== null ? { lat: row.locationLat, lng: row.locationLng } : null,
+    carType: row.carType,
+    vehicleMake: row.vehicleMake,
+    vehicleModel: row.vehicleModel,
+    vehicleNumber: row.vehicleNumber,
+    other_info: row.otherInfo,
+    licenseImage: row.licenseImage,
+    ratings: row.ratings ?? null,
+    bankName: row.bankName,
+    bankCode: row.bankCode,
+    bankAccount: row.bankAccount,
+    savedAddresses: extra.savedAddresses ?? [],
+  };
+}
+
+/** Section 6: in demo mode an admin list shows 'Hidden for Demo' and 'Hidden'. */
+export const maskedForDemo = (user: User, settings: { AllowCriticalEditsAdmin: boolean }): User =>
+  maskContactForDemo(user, settings);

@@ -1,0 +1,67 @@
+/**
+ * Security-critical: the wallet ledger is append-only and a balance is always the sum of its
+ * entries. Every move that must not overdraw locks the user's row first, so concurrent moves on
+ * one wallet are serialised and never both pass the balance check.
+ */
+import { desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { users, walletEntries } from '../../db/schema';
+import { AppError } from '../../http/app-error';
+
+export type LedgerType = 'Credit' | 'Debit' | 'Withdraw';
+
+export async function balanceMinor(db: Db | Tx, uid: string): Promise<number> {
+  const rows = await db
+    .select({ total: sql<string>`coalesce(sum(${walletEntries.amountMinor}), 0)` })
+    .from(walletEntries)
+    .where(eq(walletEntries.uid, uid));
+  return Number(rows[0]?.total ?? 0);
+}
+
+/** The balances of many users in one query. */
+export async function balancesMinor(db: Db | Tx, uids: string[]): Promise<Map<string, number>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db
+    .select({ uid: walletEntries.uid, total: sql<string>`sum(${walletEntries.amountMinor})` })
+    .from(walletEntries)
+    .where(inArray(walletEntries.uid, uids))
+    .groupBy(walletEntries.uid);
+  return new Map(rows.map((row) => [row.uid, Number(row.total)]));
+}
+
+/** Locks the user's row for the rest of the transaction; refuses a missing user. */
+export async function lockWallet(tx: Tx, uid: string): Promise<void> {
+  const rows = await tx.select({ id: users.id }).from(users).where(eq(users.id, uid)).for('update');
+  if (rows.length === 0) throw new AppError('not_found', 'uid');
+}
+
+/** Appends one entry. Credits are positive; debits and withdrawals are recorded as negatives. */
+export async function appendEntry(
+  tx: Db | Tx,
+  entry: { uid: string; type: LedgerType; amountMinor: number; txRef: string; at: number; bookingId?: string },
+): Promise<void> {
+  if (!Number.isSafeInteger(entry.amountMinor) || entry.amountMinor <= 0) throw new AppError('no_details_error');
+  const signed = entry.type === 'Credit' ? entry.amountMinor : -entry.amountMinor;
+  await tx.insert(walletEntries).values({
+    uid: entry.uid,
+    type: entry.type,
+    amountMinor: signed,
+    txRef: entry.txRef,
+    at: entry.at,
+    bookingId: entry.bookingId ?? null,
+  });
+}
+
+/** A debit or withdrawal that must not take the balance below zero. Call inside a transaction. */
+export async function takeFromWallet(
+  tx: Tx,
+  entry: { uid: string; type: 'Debit' | 'Withdraw'; amountMinor: number; txRef: string; at: number; bookingId?: string },
+): Promise<void> {
+  await lockWallet(tx, entry.uid);
+  if ((await balanceMinor(tx, entry.uid)) < entry.amountMinor) throw new AppError('insufficient_balance');
+  await appendEntry(tx, entry);
+}
+
+export async function history(db: Db | Tx, uid: string) {
+  return db.select().from(walletEntries).where(eq(walletEntries.uid, uid)).orderBy(desc(walletEntries.at), desc(walletEntries.id)).limit(500);
+}

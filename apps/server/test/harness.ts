@@ -1,0 +1,142 @@
+import { randomUUID } from 'node:crypto';
+import type { UserType } from '@rideway/domain';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app';
+import { loadConfig, type Config } from '../src/config';
+import { openDatabase, type Database } from '../src/db/client';
+import { users } from '../src/db/schema';
+import { hashPassword } from '../src/modules/auth/passwords';
+import { createSession } from '../src/modules/auth/sessions';
+import { installLanguages } from '../src/modules/languages/service';
+import { DEFAULT_SETTINGS } from '../src/modules/settings/defaults';
+import { saveSettings } from '../src/modules/settings/service';
+import { insertAccount, type UserRow } from '../src/modules/users/accounts';
+import { memoryStorage } from '../src/providers/storage';
+import type { Settings } from '@rideway/contract';
+import { eq } from 'drizzle-orm';
+
+export type Engine = 'pglite' | 'postgres';
+
+/** PGlite always; the real PostgreSQL too when DATABASE_URL is set (CI sets it). */
+export const ENGINES: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+
+export const PASSWORD = 'secret1';
+let passwordHash: Promise<string> | undefined;
+
+/** A fresh, empty database of the engine: PGlite in memory, or a new database on the server. */
+async function freshDatabase(engine: Engine): Promise<{ database: Database; drop: () => Promise<void> }> {
+  if (engine === 'pglite') {
+    const database = await openDatabase({ dataDir: 'memory://' });
+    return { database, drop: () => database.close() };
+  }
+  const serverUrl = process.env.DATABASE_URL ?? '';
+  const name = `rideway_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  return {
+    database,
+    drop: async () => {
+      await database.close();
+      const cleanup = new pg.Client({ connectionString: serverUrl });
+      await cleanup.connect();
+      await cleanup.query(`drop database if exists ${name} with (force)`);
+      await cleanup.end();
+    },
+  };
+}
+
+export type TestApp = {
+  engine: Engine;
+  app: FastifyInstance;
+  db: Database['db'];
+  config: Config;
+  clock: { now: number };
+  advance: (ms: number) => void;
+  request: (options: InjectOptions & { as?: UserRow | null }) => Promise<LightMyRequestResponse>;
+  makeUser: (usertype: UserType, extra?: Partial<Parameters<typeof insertAccount>[1]>) => Promise<UserRow>;
+  tokenOf: (user: UserRow) => Promise<string>;
+  setSettings: (changes: Partial<Settings>) => Promise<void>;
+  close: () => Promise<void>;
+};
+
+let sequence = 0;
+
+export async function createTestApp(engine: Engine, env: Record<string, string> = {}): Promise<TestApp> {
+  const { database, drop } = await freshDatabase(engine);
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
+  const clock = { now: Date.UTC(2026, 10, 22, 10, 0, 0) };
+  await installLanguages(database.db);
+  await saveSettings(database.db, DEFAULT_SETTINGS);
+  const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false });
+  const tokens = new Map<string, string>();
+
+  const tokenOf = async (user: UserRow): Promise<string> => {
+    const known = tokens.get(user.id);
+    if (known) return known;
+    const token = await createSession(database.db, user.id, clock.now);
+    tokens.set(user.id, token);
+    return token;
+  };
+
+  return {
+    engine,
+    app,
+    db: database.db,
+    config,
+    clock,
+    advance: (ms) => {
+      clock.now += ms;
+    },
+    async request({ as, ...options }) {
+      const headers = { ...(options.headers ?? {}) } as Record<string, string>;
+      if (as) headers.authorization = `Bearer ${await tokenOf(as)}`;
+      return app.inject({ ...options, headers });
+    },
+    async makeUser(usertype, extra = {}) {
+      sequence += 1;
+      passwordHash ??= hashPassword(PASSWORD);
+      const row = await insertAccount(
+        database.db,
+        {
+          firstName: `${usertype}${sequence}`,
+          lastName: 'Test',
+          email: `${usertype}${sequence}.${randomUUID().slice(0, 6)}@example.com`,
+          mobile: `5${String(Date.now()).slice(-6)}${String(sequence).padStart(4, '0')}`.slice(0, 12),
+          usertype,
+          passwordHash: await passwordHash,
+          loginType: 'email',
+          approved: true,
+          emailVerified: true,
+          createdByAdmin: false,
+          referralSource: 'admin',
+          ...extra,
+        },
+        clock.now,
+      );
+      return row;
+    },
+    tokenOf,
+    async setSettings(changes) {
+      await saveSettings(database.db, { ...DEFAULT_SETTINGS, ...changes });
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}
+
+/** Re-reads a user row (after the API changed it). */
+export async function reload(t: TestApp, user: UserRow): Promise<UserRow | undefined> {
+  return (await t.db.select().from(users).where(eq(users.id, user.id)))[0];
+}
+
+/** The error code of a response body. */
+export const codeOf = (response: LightMyRequestResponse): string | undefined =>
+  response.json<{ error?: { code?: string } }>().error?.code;
