@@ -20,7 +20,7 @@ export default tseslint.config(
   },
   {
     // Test code reads untyped JSON bodies (LightMyRequest's json() is any); source code may not.
-    files: ['**/*.test.ts', '**/test/**/*.ts'],
+    files: ['**/*.test.ts', '**/test/**/*.ts', 'e2e/**/*.ts'],
     rules: {
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',

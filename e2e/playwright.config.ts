@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
@@ -27,7 +29,7 @@ export default defineConfig({
     command: 'npm start -w @rideway/server',
     cwd: '..',
     url: `http://127.0.0.1:${port}/api/health`,
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: join(tmpdir(), `rideway-e2e-${Date.now()}`) },
     reuseExistingServer: false,
     timeout: 60_000,
   },

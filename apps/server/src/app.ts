@@ -8,6 +8,7 @@ import type { AppContext } from './context';
 import type { Db } from './db/client';
 import { accessFor } from './http/access';
 import { registerActorHook } from './http/actor';
+import { registerNulGuard } from './http/nul-guard';
 import { AppError } from './http/app-error';
 import { authRoutes } from './modules/auth/routes';
 import { cancelReasonRoutes } from './modules/cancelreasons/routes';
@@ -66,6 +67,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     openapi: { info: { title: 'Rideway API', version: '0.1.0', description: 'Taxi and parcel-delivery platform' } },
   });
   registerActorHook(app, ctx);
+  registerNulGuard(app);
 
   app.setErrorHandler((error, request, reply) => {
     if (error instanceof AppError) {

@@ -96,7 +96,10 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
     async request({ as, ...options }) {
       const headers = { ...(options.headers ?? {}) } as Record<string, string>;
       if (as) headers.authorization = `Bearer ${await tokenOf(as)}`;
-      return app.inject({ ...options, headers });
+      const response = await app.inject({ ...options, headers });
+      // A logout ends the session: the next request as this user signs in afresh.
+      if (as && options.url === '/api/auth/logout') tokens.delete(as.id);
+      return response;
     },
     async makeUser(usertype, extra = {}) {
       sequence += 1;
@@ -139,4 +142,6 @@ export async function reload(t: TestApp, user: UserRow): Promise<UserRow | undef
 
 /** The error code of a response body. */
 export const codeOf = (response: LightMyRequestResponse): string | undefined =>
-  response.json<{ error?: { code?: string } }>().error?.code;
+  String(response.headers['content-type']).startsWith('application/json')
+    ? response.json<{ error?: { code?: string } }>().error?.code
+    : undefined;

@@ -39,6 +39,7 @@ export async function updateMe(ctx: AppContext, actor: Actor, input: unknown) {
   const update = unwrap(
     validateProfileUpdate(input, { email: current.email ?? '', mobile: current.mobile ?? '', isEmailLoginUser: current.loginType === 'email' }),
   );
+  if (Object.keys(update).length === 0) return userView(ctx.db, current);
   return ctx.db.transaction(async (tx) => {
     await assertContactsFree(tx, { email: update.email, mobile: update.mobile }, actor.uid);
     const emailChanged = update.email !== undefined && update.email !== current.email;

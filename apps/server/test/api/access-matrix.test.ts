@@ -1,0 +1,95 @@
+import { randomUUID } from 'node:crypto';
+import type { InjectOptions } from 'fastify';
+
+type Method = NonNullable<InjectOptions['method']>;
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_ACCESS, isAllowed, type Access } from '../../src/http/access';
+import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
+import type { UserRow } from '../../src/modules/users/accounts';
+
+const ROLES = ['anonymous', 'rider', 'driver', 'fleetadmin', 'admin'] as const;
+type Role = (typeof ROLES)[number];
+
+const rows = Object.entries(ROUTE_ACCESS as Record<string, Access>).map(([key, access]) => {
+  const [method = '', url = ''] = key.split(' ');
+  return { key, method: method as Method, url, access };
+});
+
+const concrete = (url: string): string => url.replace(/:id/g, randomUUID()).replace('*', 'cartypes/none.png');
+
+describe.each(ENGINES)('the route table as a role matrix on %s (ARCHITECTURE rule 6)', (engine) => {
+  let t: TestApp;
+  let users: Record<Exclude<Role, 'anonymous'>, UserRow>;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    users = {
+      rider: await t.makeUser('rider'),
+      driver: await t.makeUser('driver'),
+      fleetadmin: await t.makeUser('fleetadmin'),
+      admin: await t.makeUser('admin'),
+    };
+  });
+  afterAll(() => t.close());
+
+  it('every row of the table is a route the server serves', () => {
+    for (const row of rows) expect(t.app.hasRoute({ method: row.method, url: row.url }), row.key).toBe(true);
+  });
+
+  it('a route without a row stops the server from starting', async () => {
+    const fresh = await createTestApp('pglite');
+    try {
+      expect(() => fresh.app.get('/api/unlisted', () => 'x')).toThrow(/GET \/api\/unlisted has no row in ROUTE_ACCESS/);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  for (const row of rows) {
+    it(`${row.key}: ${typeof row.access === 'string' ? row.access : row.access.join(', ')}`, async () => {
+      for (const role of ROLES) {
+        const as = role === 'anonymous' ? null : users[role];
+        const response = await t.request({ method: row.method, url: concrete(row.url), as, ...(row.method === 'GET' || row.method === 'DELETE' ? {} : { payload: {} }) });
+        const allowed = isAllowed(row.access, role === 'anonymous' ? null : role);
+        if (allowed) {
+          expect({ role, status: response.statusCode }, row.key).not.toEqual(expect.objectContaining({ status: 401 }));
+          expect(codeOf(response) === 'forbidden' && row.key !== 'POST /api/users', `${row.key} as ${role}`).toBe(false);
+          expect(response.statusCode, `${row.key} as ${role}`).toBeLessThan(500);
+        } else {
+          expect([role, response.statusCode, codeOf(response)], row.key).toEqual(
+            role === 'anonymous' ? [role, 401, 'not_logged_in'] : [role, 403, 'forbidden'],
+          );
+        }
+      }
+    });
+  }
+
+  describe('ownership: another user\'s object answers 404, exactly like a missing one', () => {
+    it('users: a rider, a driver or another fleet cannot touch someone else', async () => {
+      const victim = await t.makeUser('rider');
+      const fleetDriver = await t.makeUser('driver', { fleetadmin: users.fleetadmin.id });
+      const otherFleet = await t.makeUser('fleetadmin');
+      for (const as of [users.rider, users.driver]) {
+        const response = await t.request({ method: 'DELETE', url: `/api/users/${victim.id}`, as });
+        expect([response.statusCode, codeOf(response)]).toEqual([404, 'not_found']);
+      }
+      const missing = await t.request({ method: 'PATCH', url: `/api/users/${randomUUID()}`, as: otherFleet, payload: { firstName: 'x' } });
+      const foreign = await t.request({ method: 'PATCH', url: `/api/users/${fleetDriver.id}`, as: otherFleet, payload: { firstName: 'x' } });
+      expect(foreign.json()).toEqual(missing.json());
+      const own = await t.request({ method: 'PATCH', url: `/api/users/${fleetDriver.id}`, as: users.fleetadmin, payload: { firstName: 'Mine' } });
+      expect(own.statusCode).toBe(200);
+    });
+
+    it('withdraws: a driver lists only its own', async () => {
+      const other = await t.makeUser('driver', { bankName: 'B', bankCode: '1', bankAccount: '2' });
+      await t.request({ method: 'POST', url: '/api/wallet/credit', as: users.admin, payload: { uid: other.id, amount: 5 } });
+      await t.request({ method: 'POST', url: '/api/withdraws', as: other, payload: { amount: 5 } });
+      const mine = (await t.request({ method: 'GET', url: '/api/withdraws', as: users.driver })).json().withdraws;
+      expect(mine).toEqual([]);
+    });
+
+    it('wallet: every caller reads only its own wallet', async () => {
+      await t.request({ method: 'POST', url: '/api/wallet/credit', as: users.admin, payload: { uid: users.rider.id, amount: 3 } });
+      expect((await t.request({ method: 'GET', url: '/api/wallet', as: users.driver })).json().walletBalance).toBe(0);
+    });
+  });
+});
