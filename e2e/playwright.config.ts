@@ -29,7 +29,8 @@ export default defineConfig({
     command: 'npm start -w @rideway/server',
     cwd: '..',
     url: `http://127.0.0.1:${port}/api/health`,
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: join(tmpdir(), `rideway-e2e-${Date.now()}`) },
+    // The browser tests run on the embedded database, whatever DATABASE_URL the data tests use.
+    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: join(tmpdir(), `rideway-e2e-${Date.now()}`) },
     reuseExistingServer: false,
     timeout: 60_000,
   },

@@ -15,7 +15,7 @@ test('npm start on an empty data folder prints demo logins that sign in', async 
   // A person's shell: no npm_* variables from the runner that launched this test.
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.toLowerCase().startsWith('npm_')));
   const repoRoot = join(import.meta.dirname, '..', '..');
-  const server = spawn('npm', ['start'], { cwd: repoRoot, env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn' }, detached: true });
+  const server = spawn('npm', ['start'], { cwd: repoRoot, env: { ...env, PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '' }, detached: true });
   try {
     const started = Date.now();
     const output = await new Promise<string>((resolve, reject) => {
