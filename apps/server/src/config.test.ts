@@ -3,7 +3,7 @@ import { loadConfig } from './config';
 
 describe('configuration', () => {
   it('runs with no environment at all, on embedded defaults', () => {
-    expect(loadConfig({})).toEqual({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data', DEMO_DATA: true, TRUST_PROXY: false, LOG_LEVEL: 'info' });
+    expect(loadConfig({})).toEqual({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data', DEMO_DATA: true, TRUST_PROXY: false, MAIL_FROM: 'Rideway <no-reply@rideway.local>', LOG_LEVEL: 'info' });
   });
 
   it('reads every variable', () => {

@@ -32,6 +32,9 @@ export const configSchema = z.object({
   PUBLIC_URL: optionalUrl(/^https?$/).optional(),
   /** Behind a reverse proxy, take the client address from X-Forwarded-For (throttling uses it). */
   TRUST_PROXY: flag.default(false),
+  /** An SMTP server for mail (smtp:// or smtps://); without it mail stays in the outbox for admins. */
+  SMTP_URL: optionalUrl(/^smtps?$/).optional(),
+  MAIL_FROM: z.string().min(3).default('Rideway <no-reply@rideway.local>'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type Config = z.infer<typeof configSchema>;

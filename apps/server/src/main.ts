@@ -2,6 +2,8 @@ import { join } from 'node:path';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
+import { relayMail } from './jobs/mail-relay';
+import { smtpTransport } from './providers/mail';
 import { diskStorage } from './providers/storage';
 import { prepareDatabase } from './seed/prepare';
 
@@ -10,13 +12,25 @@ const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir:
 const demoLogins = await prepareDatabase(database.db, config);
 const app = await buildApp({ config, db: database.db, storage: diskStorage(join(config.DATA_DIR, 'files')) });
 
+// With SMTP configured, mail leaves the outbox every few seconds; without, admins read it there.
+const transport = config.SMTP_URL ? smtpTransport(config.SMTP_URL, config.MAIL_FROM) : undefined;
+const relay = transport
+  ? setInterval(() => {
+      relayMail(database.db, transport, Date.now()).catch((error: unknown) => {
+        app.log.error({ err: error }, 'mail relay failed');
+      });
+    }, 5000)
+  : undefined;
+
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
   // Fastify stops accepting connections and waits for requests in flight before closing.
+  clearInterval(relay);
   await app.close();
+  transport?.close();
   await database.close();
   process.exit(0);
 }

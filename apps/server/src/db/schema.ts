@@ -366,6 +366,8 @@ export const outbox = pgTable(
     deliveredAt: ms('delivered_at'),
     attempts: integer('attempts').notNull().default(0),
     lastError: text('last_error'),
+    /** When a failed delivery may be tried again. */
+    nextAttemptAt: ms('next_attempt_at'),
   },
   (t) => [index('outbox_pending_idx').on(t.channel, t.deliveredAt)],
 );
