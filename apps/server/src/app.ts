@@ -3,10 +3,12 @@ import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import { ERROR_CATALOGUE, errorBody } from '@rideway/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
 import { accessFor } from './http/access';
+import { describeAccess } from './http/docs';
 import { registerActorHook } from './http/actor';
 import { registerNulGuard } from './http/nul-guard';
 import { AppError } from './http/app-error';
@@ -57,14 +59,29 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD') continue;
-      if (accessFor(method, route.url) === undefined) throw new Error(`route ${method} ${route.url} has no row in ROUTE_ACCESS`);
+      const access = accessFor(method, route.url);
+      if (access === undefined) throw new Error(`route ${method} ${route.url} has no row in ROUTE_ACCESS`);
+      route.schema = { ...describeAccess(route.url, access), ...route.schema };
     }
   });
 
   await app.register(fastifyHelmet, { global: true });
   await app.register(fastifyCookie);
+  // Route schemas come from packages/contract and document the API. Requests are checked by the
+  // services with the domain's validators, which answer the spec's error keys, so Fastify's own
+  // schema validation is switched off rather than answering a generic error first.
+  app.setValidatorCompiler(() => (data: unknown) => ({ value: data }));
   await app.register(fastifySwagger, {
-    openapi: { info: { title: 'Rideway API', version: '0.1.0', description: 'Taxi and parcel-delivery platform' } },
+    openapi: {
+      info: { title: 'Rideway API', version: '0.1.0', description: 'Taxi and parcel-delivery platform. Errors: {"error": {"code", "message"}} with the spec key as code.' },
+      components: {
+        securitySchemes: {
+          bearerAuth: { type: 'http', scheme: 'bearer' },
+          cookieAuth: { type: 'apiKey', in: 'cookie', name: 'rideway_session' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
   });
   registerActorHook(app, ctx);
   registerNulGuard(app);

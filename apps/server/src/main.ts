@@ -8,7 +8,13 @@ import { diskStorage } from './providers/storage';
 import { prepareDatabase } from './seed/prepare';
 
 const config = loadConfig();
-const database = await openDatabase({ databaseUrl: config.DATABASE_URL, dataDir: config.DATA_DIR });
+const database = await openDatabase({
+  databaseUrl: config.DATABASE_URL,
+  dataDir: config.DATA_DIR,
+  onIdleError: (error) => {
+    console.error(`database connection lost: ${error.message}`);
+  },
+});
 const demoLogins = await prepareDatabase(database.db, config);
 const app = await buildApp({ config, db: database.db, storage: diskStorage(join(config.DATA_DIR, 'files')) });
 

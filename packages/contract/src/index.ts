@@ -8,3 +8,4 @@ export * from './money-records';
 export * from './settings';
 export * from './providers';
 export * from './messages';
+export * from './requests';

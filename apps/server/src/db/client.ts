@@ -24,9 +24,18 @@ const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url))
  * given, else the embedded PGlite in `dataDir` (kept across restarts), or in memory for
  * `dataDir: 'memory://'`.
  */
-export async function openDatabase(options: { databaseUrl?: string | undefined; dataDir: string }): Promise<Database> {
+export async function openDatabase(options: {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  onIdleError?: (error: Error) => void;
+}): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    // An idle connection that the server drops (restart, failover) emits here; without a
+    // listener that error would end the process. The pool replaces the connection on next use.
+    pool.on('error', (error) => {
+      options.onIdleError?.(error);
+    });
     const db = drizzlePg(pool, { schema });
     await migratePg(db, { migrationsFolder });
     return { db: db as unknown as Db, engine: 'postgres', close: () => pool.end() };

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { renumberCancelReasons } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import { cancelReasonInputSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { cancelReasons } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { parseBody } from '../../http/body';
 
-const labelSchema = z.strictObject({ label: z.string().trim().min(1).max(200) });
+const labelSchema = cancelReasonInputSchema;
 
 const view = (row: typeof cancelReasons.$inferSelect) => ({ id: row.id, label: row.label, value: row.value });
 

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { cancelSlabSchema, carTypeSchema, pricedChoice, type CarType } from '@rideway/contract';
+import { carTypeCreateSchema, carTypeUpdateSchema, type CarType } from '@rideway/contract';
 import { fromMinor, isBlockedInDemoMode, toMinor } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { carTypes } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -32,22 +32,8 @@ export function toApiCarType(row: CarTypeRow): CarType {
 }
 
 const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
-const fields = {
-  name: carTypeSchema.shape.name.trim(),
-  image: z.string().max(3_000_000),
-  base_fare: carTypeSchema.shape.base_fare,
-  rate_per_unit_distance: carTypeSchema.shape.rate_per_unit_distance,
-  rate_per_hour: carTypeSchema.shape.rate_per_hour,
-  min_fare: carTypeSchema.shape.min_fare,
-  convenience_fees: carTypeSchema.shape.convenience_fees,
-  convenience_fee_type: carTypeSchema.shape.convenience_fee_type,
-  extra_info: carTypeSchema.shape.extra_info,
-  parcelTypes: z.array(pricedChoice).max(50),
-  options: z.array(pricedChoice).max(50),
-  cancelSlab: z.array(cancelSlabSchema).max(50),
-};
-const createSchema = z.strictObject({ ...fields, image: fields.image.default(''), extra_info: fields.extra_info.default(''), parcelTypes: fields.parcelTypes.default([]), options: fields.options.default([]), cancelSlab: fields.cancelSlab.default([]) });
-const updateSchema = z.strictObject(fields).partial();
+const createSchema = carTypeCreateSchema;
+const updateSchema = carTypeUpdateSchema;
 
 async function storedImage(ctx: AppContext, image: string | undefined): Promise<string | undefined> {
   if (image === undefined || !image.startsWith('data:')) {

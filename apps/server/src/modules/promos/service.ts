@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { promoSchema, type Promo } from '@rideway/contract';
+import { promoCreateSchema, promoUpdateSchema, type Promo } from '@rideway/contract';
 import { fromMinor, isBlockedInDemoMode, toMinor } from '@rideway/domain';
 import { desc, eq } from 'drizzle-orm';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { promos } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -25,19 +25,8 @@ export const toApiPromo = (row: PromoRow): Promo => ({
   createdAt: row.createdAt,
 });
 
-// user_avail is counted by the server and read-only: a body carrying it is refused.
-const fields = {
-  promo_name: promoSchema.shape.promo_name.trim().toUpperCase(),
-  promo_description: promoSchema.shape.promo_description,
-  promo_discount_type: promoSchema.shape.promo_discount_type,
-  promo_discount_value: promoSchema.shape.promo_discount_value,
-  max_promo_discount_value: promoSchema.shape.max_promo_discount_value,
-  min_order: promoSchema.shape.min_order,
-  promo_validity: promoSchema.shape.promo_validity,
-  promo_usage_limit: promoSchema.shape.promo_usage_limit.max(1_000_000_000),
-};
-const createSchema = z.strictObject({ ...fields, promo_description: fields.promo_description.default(''), max_promo_discount_value: fields.max_promo_discount_value.default(0), min_order: fields.min_order.default(0) });
-const updateSchema = z.strictObject(fields).partial();
+const createSchema = promoCreateSchema;
+const updateSchema = promoUpdateSchema;
 
 function toColumns(input: z.output<typeof updateSchema>): Partial<typeof promos.$inferInsert> {
   const columns: Partial<typeof promos.$inferInsert> = {};

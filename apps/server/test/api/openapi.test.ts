@@ -1,0 +1,44 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTE_ACCESS } from '../../src/http/access';
+import { createTestApp, type TestApp } from '../harness';
+
+type Operation = { tags?: string[]; description?: string; summary?: string; security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> } };
+
+describe('the OpenAPI document at /api/openapi.json', () => {
+  let t: TestApp;
+  let paths: Record<string, Record<string, Operation>>;
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+    const response = await t.request({ method: 'GET', url: '/api/openapi.json' });
+    expect(response.statusCode).toBe(200);
+    const document = response.json();
+    expect(document.openapi).toMatch(/^3\./);
+    paths = document.paths;
+  });
+  afterAll(() => t.close());
+
+  const operation = (key: string): Operation | undefined => {
+    const [method = '', url = ''] = key.split(' ');
+    const path = url.replace(/:(\w+)/g, '{$1}').replace('*', '{*}');
+    return paths[path]?.[method.toLowerCase()];
+  };
+
+  it('describes every route of the route table, with who may call it', () => {
+    for (const [key, access] of Object.entries(ROUTE_ACCESS)) {
+      const op = operation(key);
+      expect(op, key).toBeDefined();
+      expect(op?.description, key).toMatch(/^(Anyone|Allowed: )/);
+      if (access !== 'public') expect(op?.security, key).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
+    }
+  });
+
+  it('documents request bodies with the contract schemas', () => {
+    const register = operation('POST /api/auth/register')?.requestBody?.content['application/json']?.schema;
+    expect(Object.keys(register?.properties ?? {})).toEqual(expect.arrayContaining(['firstName', 'email', 'password', 'usertype', 'licenseImage']));
+    const carType = operation('POST /api/cartypes')?.requestBody?.content['application/json']?.schema;
+    expect(carType?.required).toEqual(expect.arrayContaining(['name', 'base_fare', 'convenience_fee_type']));
+    expect(carType?.properties).not.toHaveProperty('id');
+    const promoUpdate = operation('PATCH /api/promos/:id')?.requestBody?.content['application/json']?.schema;
+    expect(promoUpdate?.properties).not.toHaveProperty('user_avail');
+  });
+});
