@@ -38,7 +38,16 @@ export const notificationDraftSchema = z.object({
   title: z.string(),
   body: z.string(),
 });
-export const addUserRequestSchema = z.object({
+const vehicleFields = {
+  carType: z.string().trim().min(1).max(100).optional(),
+  vehicleNumber: z.string().trim().max(30).optional(),
+  vehicleMake: z.string().trim().max(60).optional(),
+  vehicleModel: z.string().trim().max(60).optional(),
+  other_info: z.string().max(1000).optional(),
+};
+
+/** POST /api/users. Names, email and mobile are checked first by the section 5 validators. */
+export const addUserRequestSchema = z.strictObject({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
@@ -46,11 +55,21 @@ export const addUserRequestSchema = z.object({
   usertype: z.enum(['rider', 'driver', 'fleetadmin']),
   password: z.string().optional(),
   fleetadmin: uid.nullable().optional(),
-  carType: z.string().optional(),
-  vehicleNumber: z.string().optional(),
-  vehicleMake: z.string().optional(),
-  vehicleModel: z.string().optional(),
-  other_info: z.string().optional(),
+  ...vehicleFields,
+});
+
+/** PATCH /api/users/:id; approval and fleet are an admin's to change. */
+export const editUserRequestSchema = z.strictObject({
+  firstName: z.string().optional(),
+  lastName: z.string().optional(),
+  email: z.string().optional(),
+  mobile: z.string().optional(),
+  approved: z.boolean().optional(),
+  fleetadmin: uid.nullable().optional(),
+  bankName: z.string().max(100).optional(),
+  bankCode: z.string().max(50).optional(),
+  bankAccount: z.string().max(50).optional(),
+  ...vehicleFields,
 });
 
 const carTypeFields = {

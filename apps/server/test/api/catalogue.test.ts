@@ -157,6 +157,8 @@ describe.each(ENGINES)('the admin catalogue on %s (spec sections 2, 3, 5, 6)', (
         await t.request({ method: 'DELETE', url: `/api/users/${other.id}`, as: fleetA }),
       ]) expect([response.statusCode, codeOf(response)]).toEqual([404, 'not_found']);
       expect((await reload(t, other))?.firstName).not.toBe('Stolen');
+      const badName = await t.request({ method: 'PATCH', url: `/api/users/${added.json().user.id}`, as: fleetA, payload: { firstName: 42 } });
+      expect(codeOf(badName)).toBe('proper_input_name');
       const approve = await t.request({ method: 'PATCH', url: `/api/users/${added.json().user.id}`, as: fleetA, payload: { approved: false } });
       expect(approve.statusCode).toBe(403);
     });

@@ -32,6 +32,14 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     }
   });
 
+  it('answers with security headers and JSON logs off the request path', async () => {
+    const response = await t.request({ method: 'GET', url: '/api/health' });
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(response.headers['strict-transport-security']).toBeDefined();
+    expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+  });
+
   it('documents request bodies with the contract schemas', () => {
     const register = operation('POST /api/auth/register')?.requestBody?.content['application/json']?.schema;
     expect(Object.keys(register?.properties ?? {})).toEqual(expect.arrayContaining(['firstName', 'email', 'password', 'usertype', 'licenseImage']));

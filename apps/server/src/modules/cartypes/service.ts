@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { carTypeCreateSchema, carTypeUpdateSchema, type CarType } from '@rideway/contract';
-import { fromMinor, isBlockedInDemoMode, toMinor } from '@rideway/domain';
+import { fromMinor, toMinor } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
@@ -8,7 +8,7 @@ import { carTypes } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { parseBody } from '../../http/body';
 import { decodeImageDataUrl } from '../../providers/storage';
-import { getSettings } from '../settings/service';
+import { assertNotDemoMode } from '../settings/service';
 
 type CarTypeRow = typeof carTypes.$inferSelect;
 
@@ -65,10 +65,6 @@ function assertFeeInRange(type: string, feesHundredths: number): void {
   if (type === 'percentage' && feesHundredths > 10_000) throw new AppError('validation_error', 'convenience_fees');
 }
 
-async function assertNotDemo(ctx: AppContext, edit: 'cartype:add' | 'cartype:update' | 'cartype:delete'): Promise<void> {
-  if (isBlockedInDemoMode(edit, await getSettings(ctx.db))) throw new AppError('demo_mode');
-}
-
 async function assertNameFree(ctx: AppContext, name: string | undefined, exceptId?: string): Promise<void> {
   if (name === undefined) return;
   const rows = await ctx.db.select({ id: carTypes.id }).from(carTypes).where(eq(carTypes.name, name)).limit(1);
@@ -79,7 +75,7 @@ export const listCarTypes = async (ctx: AppContext) =>
   (await ctx.db.select().from(carTypes).orderBy(asc(carTypes.createdAt), asc(carTypes.name))).map(toApiCarType);
 
 export async function createCarType(ctx: AppContext, input: unknown): Promise<CarType> {
-  await assertNotDemo(ctx, 'cartype:add');
+  await assertNotDemoMode(ctx.db, 'cartype:add');
   const body = parseBody(createSchema, input);
   const columns = toColumns(body);
   assertFeeInRange(body.convenience_fee_type, columns.convenienceFeesHundredths ?? 0);
@@ -104,7 +100,7 @@ export async function createCarType(ctx: AppContext, input: unknown): Promise<Ca
 }
 
 export async function updateCarType(ctx: AppContext, id: string, input: unknown): Promise<CarType> {
-  await assertNotDemo(ctx, 'cartype:update');
+  await assertNotDemoMode(ctx.db, 'cartype:update');
   const body = parseBody(updateSchema, input);
   const columns = toColumns(body);
   const image = await storedImage(ctx, body.image);
@@ -120,7 +116,7 @@ export async function updateCarType(ctx: AppContext, id: string, input: unknown)
 }
 
 export async function deleteCarType(ctx: AppContext, id: string): Promise<void> {
-  await assertNotDemo(ctx, 'cartype:delete');
+  await assertNotDemoMode(ctx.db, 'cartype:delete');
   const rows = await ctx.db.delete(carTypes).where(eq(carTypes.id, id)).returning({ id: carTypes.id });
   if (rows.length === 0) throw new AppError('not_found');
 }

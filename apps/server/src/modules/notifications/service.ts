@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { isBlockedInDemoMode, notificationRecipients, validateNotificationDraft } from '@rideway/domain';
+import { notificationRecipients, validateNotificationDraft } from '@rideway/domain';
 import { desc, eq, inArray, isNotNull, and } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { notifications, users } from '../../db/schema';
 import { AppError, unwrap } from '../../http/app-error';
 import { enqueue } from '../outbox/service';
-import { getSettings } from '../settings/service';
+import { assertNotDemoMode } from '../settings/service';
 
 const view = (row: typeof notifications.$inferSelect) => ({
   id: row.id,
@@ -26,7 +26,7 @@ export const listNotifications = async (ctx: AppContext) =>
  * through the outbox in the same transaction. Blocked in demo mode.
  */
 export async function sendNotification(ctx: AppContext, input: unknown) {
-  if (isBlockedInDemoMode('notification:send', await getSettings(ctx.db))) throw new AppError('demo_mode');
+  await assertNotDemoMode(ctx.db, 'notification:send');
   const draft = unwrap(validateNotificationDraft(input));
   return ctx.db.transaction(async (tx) => {
     const candidates = await tx

@@ -1,13 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { promoCreateSchema, promoUpdateSchema, type Promo } from '@rideway/contract';
-import { fromMinor, isBlockedInDemoMode, toMinor } from '@rideway/domain';
+import { fromMinor, toMinor } from '@rideway/domain';
 import { desc, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { promos } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { parseBody } from '../../http/body';
-import { getSettings } from '../settings/service';
+import { assertNotDemoMode } from '../settings/service';
 
 type PromoRow = typeof promos.$inferSelect;
 
@@ -76,12 +76,8 @@ export async function createPromo(ctx: AppContext, input: unknown): Promise<Prom
   return toApiPromo(rows[0] as PromoRow);
 }
 
-async function assertNotDemo(ctx: AppContext, edit: 'promo:update' | 'promo:delete'): Promise<void> {
-  if (isBlockedInDemoMode(edit, await getSettings(ctx.db))) throw new AppError('demo_mode');
-}
-
 export async function updatePromo(ctx: AppContext, id: string, input: unknown): Promise<Promo> {
-  await assertNotDemo(ctx, 'promo:update');
+  await assertNotDemoMode(ctx.db, 'promo:update');
   const columns = toColumns(parseBody(updateSchema, input));
   await assertNameFree(ctx, columns.promoName, id);
   return ctx.db.transaction(async (tx) => {
@@ -94,7 +90,7 @@ export async function updatePromo(ctx: AppContext, id: string, input: unknown): 
 }
 
 export async function deletePromo(ctx: AppContext, id: string): Promise<void> {
-  await assertNotDemo(ctx, 'promo:delete');
+  await assertNotDemoMode(ctx.db, 'promo:delete');
   const rows = await ctx.db.delete(promos).where(eq(promos.id, id)).returning({ id: promos.id });
   if (rows.length === 0) throw new AppError('not_found');
 }

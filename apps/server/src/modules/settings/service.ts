@@ -1,5 +1,5 @@
 import { PUBLIC_SETTINGS_KEYS, settingsSchema, type PublicSettings, type Settings } from '@rideway/contract';
-import { isBlockedInDemoMode, validateSettingsSave, type UserType } from '@rideway/domain';
+import { isBlockedInDemoMode, validateSettingsSave, type CriticalEdit, type UserType } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
@@ -12,6 +12,11 @@ export async function getSettings(db: Db | Tx): Promise<Settings> {
   const rows = await db.select().from(settings).where(eq(settings.id, 1)).limit(1);
   const parsed = settingsSchema.partial().safeParse(rows[0]?.value ?? {});
   return { ...DEFAULT_SETTINGS, ...(parsed.success ? parsed.data : {}) };
+}
+
+/** Section 6: a critical edit answers demo_mode while AllowCriticalEditsAdmin is false. */
+export async function assertNotDemoMode(db: Db | Tx, edit: CriticalEdit): Promise<void> {
+  if (isBlockedInDemoMode(edit, await getSettings(db))) throw new AppError('demo_mode');
 }
 
 export function publicSettings(all: Settings): PublicSettings {

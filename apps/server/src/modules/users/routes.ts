@@ -1,4 +1,4 @@
-import { addUserRequestSchema, profileUpdateSchema } from '@rideway/contract';
+import { addUserRequestSchema, editUserRequestSchema, profileUpdateSchema } from '@rideway/contract';
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context';
 import { withBody, withSummary } from '../../http/docs';
@@ -14,7 +14,7 @@ export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   app.get('/api/users', withSummary('Riders, drivers and fleet admins (a fleet admin: its drivers); ?usertype='), async (request) => ({ users: await listUsers(ctx, actorOf(request), (request.query as Record<string, unknown>).usertype) }));
   app.post('/api/users', withBody('Add a user (a fleet admin: a driver of its own)', addUserRequestSchema), async (request, reply) => reply.status(201).send({ user: await addUser(ctx, actorOf(request), request.body) }));
-  app.patch<{ Params: IdParams }>('/api/users/:id', withSummary('Edit a managed user'), async (request) => ({
+  app.patch<{ Params: IdParams }>('/api/users/:id', withBody('Edit a managed user', editUserRequestSchema), async (request) => ({
     user: await editUser(ctx, actorOf(request), request.params.id, request.body),
   }));
   app.delete<{ Params: IdParams }>('/api/users/:id', withSummary('Delete a user; deleting yourself signs you out'), async (request, reply) => {

@@ -1,7 +1,6 @@
 import {
   canManageUser,
   fieldOf,
-  isBlockedInDemoMode,
   isStandardEmail,
   userTypesAddableBy,
   validateMobile,
@@ -11,7 +10,7 @@ import {
   type UserType,
 } from '@rideway/domain';
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import { z } from 'zod';
+import { addUserRequestSchema, editUserRequestSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { carTypes, savedAddresses, users } from '../../db/schema';
@@ -20,7 +19,7 @@ import { AppError, unwrap } from '../../http/app-error';
 import { parseBody } from '../../http/body';
 import { hashPassword } from '../auth/passwords';
 import { revokeAllSessions } from '../auth/sessions';
-import { getSettings } from '../settings/service';
+import { assertNotDemoMode, getSettings } from '../settings/service';
 import { balanceMinor, balancesMinor } from '../wallet/ledger';
 import { assertContactsFree, findUser, insertAccount, type UserRow } from './accounts';
 import { maskedForDemo, toApiUser } from './view';
@@ -74,25 +73,6 @@ export async function listUsers(ctx: AppContext, actor: Actor, usertype: unknown
   return views.map((view) => maskedForDemo(view, settings));
 }
 
-const vehicleFields = {
-  carType: z.string().trim().min(1).max(100).optional(),
-  vehicleNumber: z.string().trim().max(30).optional(),
-  vehicleMake: z.string().trim().max(60).optional(),
-  vehicleModel: z.string().trim().max(60).optional(),
-  other_info: z.string().max(1000).optional(),
-};
-
-const addUserSchema = z.strictObject({
-  firstName: z.unknown(),
-  lastName: z.unknown(),
-  email: z.unknown(),
-  mobile: z.unknown(),
-  usertype: z.enum(['rider', 'driver', 'fleetadmin']),
-  password: z.string().optional(),
-  fleetadmin: z.string().max(128).nullable().optional(),
-  ...vehicleFields,
-});
-
 async function assertCarType(db: Db | Tx, name: string | undefined): Promise<void> {
   if (name === undefined) return;
   const found = await db.select({ name: carTypes.name }).from(carTypes).where(eq(carTypes.name, name)).limit(1);
@@ -112,7 +92,7 @@ export async function addUser(ctx: AppContext, actor: Actor, input: unknown) {
   const emailValue = fieldOf(input, 'email');
   if (!isStandardEmail(emailValue)) throw new AppError('proper_email', 'email');
   const mobile = unwrap(validateMobile(fieldOf(input, 'mobile')));
-  const body = parseBody(addUserSchema, input);
+  const body = parseBody(addUserRequestSchema, input);
   if (!userTypesAddableBy(actor.usertype).includes(body.usertype)) throw new AppError('forbidden', 'usertype');
   const password = body.password === undefined ? undefined : unwrap(validatePassword(body.password));
   const passwordHash = password ? await hashPassword(password) : null;
@@ -147,19 +127,6 @@ export async function addUser(ctx: AppContext, actor: Actor, input: unknown) {
   });
 }
 
-const editUserSchema = z.strictObject({
-  firstName: z.unknown().optional(),
-  lastName: z.unknown().optional(),
-  email: z.unknown().optional(),
-  mobile: z.unknown().optional(),
-  approved: z.boolean().optional(),
-  fleetadmin: z.string().max(128).nullable().optional(),
-  bankName: z.string().max(100).optional(),
-  bankCode: z.string().max(50).optional(),
-  bankAccount: z.string().max(50).optional(),
-  ...vehicleFields,
-});
-
 /** The user an admin or fleet admin may manage, or 404: another fleet's driver looks missing. */
 async function managedUser(db: Db | Tx, actor: Actor, id: string): Promise<UserRow> {
   const target = await findUser(db, id);
@@ -171,16 +138,21 @@ async function managedUser(db: Db | Tx, actor: Actor, id: string): Promise<UserR
 
 /** PATCH /api/users/:id. Approval and fleet membership are an admin's to change. */
 export async function editUser(ctx: AppContext, actor: Actor, id: string, input: unknown) {
-  const body = parseBody(editUserSchema, input);
-  if (actor.usertype !== 'admin' && (body.approved !== undefined || body.fleetadmin !== undefined)) throw new AppError('forbidden');
+  // The section 5 checks come first, so these fields answer the spec's keys.
   const set: Partial<typeof users.$inferInsert> = {};
-  if (body.firstName !== undefined) set.firstName = unwrap(validateName(body.firstName, 'firstName'));
-  if (body.lastName !== undefined) set.lastName = unwrap(validateName(body.lastName, 'lastName'));
-  if (body.email !== undefined) {
-    if (!isStandardEmail(body.email)) throw new AppError('proper_email', 'email');
-    set.email = body.email.trim().toLowerCase();
+  const firstName = fieldOf(input, 'firstName');
+  const lastName = fieldOf(input, 'lastName');
+  const email = fieldOf(input, 'email');
+  const mobile = fieldOf(input, 'mobile');
+  if (firstName !== undefined) set.firstName = unwrap(validateName(firstName, 'firstName'));
+  if (lastName !== undefined) set.lastName = unwrap(validateName(lastName, 'lastName'));
+  if (email !== undefined) {
+    if (!isStandardEmail(email)) throw new AppError('proper_email', 'email');
+    set.email = email.trim().toLowerCase();
   }
-  if (body.mobile !== undefined) set.mobile = unwrap(validateMobile(body.mobile));
+  if (mobile !== undefined) set.mobile = unwrap(validateMobile(mobile));
+  const body = parseBody(editUserRequestSchema, input);
+  if (actor.usertype !== 'admin' && (body.approved !== undefined || body.fleetadmin !== undefined)) throw new AppError('forbidden');
   if (body.approved !== undefined) set.approved = body.approved;
   if (body.carType !== undefined) set.carType = body.carType;
   if (body.vehicleNumber !== undefined) set.vehicleNumber = body.vehicleNumber;
@@ -213,8 +185,7 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, input:
  * session of the deleted user ends with it.
  */
 export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Promise<{ self: boolean }> {
-  const settings = await getSettings(ctx.db);
-  if (isBlockedInDemoMode('user:delete', settings)) throw new AppError('demo_mode');
+  await assertNotDemoMode(ctx.db, 'user:delete');
   return ctx.db.transaction(async (tx) => {
     const target = id === actor.uid ? actor.user : await managedUser(tx, actor, id);
     await revokeAllSessions(tx, target.id);
