@@ -13,6 +13,8 @@ import { registerActorHook } from './http/actor';
 import { registerNulGuard } from './http/nul-guard';
 import { AppError } from './http/app-error';
 import { authRoutes } from './modules/auth/routes';
+import { estimateRoutes } from './modules/bookings/routes';
+import { mapsRoutes } from './modules/maps/routes';
 import { cancelReasonRoutes } from './modules/cancelreasons/routes';
 import { carTypeRoutes } from './modules/cartypes/routes';
 import { compatRoutes } from './modules/compat/routes';
@@ -25,6 +27,8 @@ import { settingsRoutes } from './modules/settings/routes';
 import { userRoutes } from './modules/users/routes';
 import { walletRoutes } from './modules/wallet/routes';
 import { withdrawRoutes } from './modules/withdraws/routes';
+import { offlineMaps } from './providers/maps/offline';
+import type { MapsPort } from './providers/maps/port';
 import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
 
@@ -34,6 +38,8 @@ export type AppOptions = {
   config: Config;
   db: Db;
   storage: FileStorage;
+  /** The maps adapter; the offline one by default. */
+  maps?: MapsPort;
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
 };
@@ -46,7 +52,7 @@ const clientStatus = (error: unknown): number | undefined => {
 };
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, now: options.now ?? Date.now };
+  const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, maps: options.maps ?? offlineMaps(), now: options.now ?? Date.now };
   const app = Fastify({
     logger: options.logger ?? { level: options.config.LOG_LEVEL },
     // Licence images arrive as data URLs inside JSON.
@@ -107,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.type('text/html; charset=utf-8').send(statusPage(settings.appName, Math.round(process.uptime())));
   });
 
-  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes]) {
+  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes]) {
     routes(app, ctx);
   }
   return app;

@@ -1,5 +1,6 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
+import type { MapsPort } from './providers/maps/port';
 import type { FileStorage } from './providers/storage';
 
 /** What every service gets: the database, the configuration, the clock and the ports. */
@@ -9,4 +10,5 @@ export type AppContext = {
   /** Epoch ms; tests move it. */
   now: () => number;
   storage: FileStorage;
+  maps: MapsPort;
 };

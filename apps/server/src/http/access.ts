@@ -72,6 +72,14 @@ export const ROUTE_ACCESS = {
   'GET /get_providers': 'public',
   'GET /get_languages': 'public',
   'POST /send_notification': ADMIN,
+  'POST /googleapis-getaddress': 'signedIn',
+  'POST /googleapis-getdrivetime': 'signedIn',
+  'POST /googleapis-getmultiloctime': 'signedIn',
+  'POST /googleapis-autocomplete': 'signedIn',
+  'POST /googleapis-getcoords': 'signedIn',
+  'POST /googleapis-getroute': 'signedIn',
+
+  'POST /api/estimates': ['rider', 'admin'],
 } as const satisfies Record<string, Access>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

@@ -27,7 +27,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     for (const [key, access] of Object.entries(ROUTE_ACCESS)) {
       const op = operation(key);
       expect(op, key).toBeDefined();
-      expect(op?.description, key).toMatch(/^(Anyone|Allowed: )/);
+      expect(op?.description, key).toMatch(/^(Anyone\.|Any signed-in user\.|Allowed: )/);
       if (access !== 'public') expect(op?.security, key).toEqual([{ bearerAuth: [] }, { cookieAuth: [] }]);
     }
   });
