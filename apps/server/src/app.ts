@@ -13,7 +13,7 @@ import { registerActorHook } from './http/actor';
 import { registerNulGuard } from './http/nul-guard';
 import { AppError } from './http/app-error';
 import { authRoutes } from './modules/auth/routes';
-import { estimateRoutes } from './modules/bookings/routes';
+import { bookingRoutes, estimateRoutes } from './modules/bookings/routes';
 import { mapsRoutes } from './modules/maps/routes';
 import { cancelReasonRoutes } from './modules/cancelreasons/routes';
 import { carTypeRoutes } from './modules/cartypes/routes';
@@ -113,7 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.type('text/html; charset=utf-8').send(statusPage(settings.appName, Math.round(process.uptime())));
   });
 
-  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes]) {
+  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes]) {
     routes(app, ctx);
   }
   return app;

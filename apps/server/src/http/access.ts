@@ -80,6 +80,18 @@ export const ROUTE_ACCESS = {
   'POST /googleapis-getroute': 'signedIn',
 
   'POST /api/estimates': ['rider', 'admin'],
+  'POST /api/bookings': ['rider', 'admin'],
+  'GET /api/bookings': ALL,
+  'GET /api/bookings/:id': ALL,
+  'GET /api/driver/tasks': ['driver'],
+  'POST /api/bookings/:id/accept': ['driver'],
+  'POST /api/bookings/:id/arrive': ['driver'],
+  'POST /api/bookings/:id/start': ['driver'],
+  'POST /api/bookings/:id/reach': ['driver'],
+  'POST /api/bookings/:id/pay': ['rider', 'driver'],
+  'POST /api/bookings/:id/complete': ['rider'],
+  'POST /api/bookings/:id/cancel': ['rider', 'admin'],
+  'POST /api/bookings/:id/assign': ['admin'],
 } as const satisfies Record<string, Access>;
 
 export type RouteKey = keyof typeof ROUTE_ACCESS;

@@ -1,0 +1,163 @@
+import { randomUUID } from 'node:crypto';
+import {
+  bookingOtp,
+  bookingReference,
+  driversWithinRadius,
+  fieldOf,
+  fromMinor,
+  initialBookingStatus,
+  isPaymentMode,
+  promoDiscount,
+  textOf,
+  toMinor,
+  validateBookingForm,
+  type DriverState,
+} from '@rideway/domain';
+import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Tx } from '../../db/client';
+import { bookings, promos, promoUses, users } from '../../db/schema';
+import type { Actor } from '../../http/actor';
+import { AppError, unwrap } from '../../http/app-error';
+import { enqueue } from '../outbox/service';
+import { getSettings } from '../settings/service';
+import { findUser } from '../users/accounts';
+import { estimateTrip } from './estimate';
+import type { BookingRow } from './view';
+
+/** How many of the nearest available drivers a new book-now booking is first offered to. */
+export const FIRST_OFFER_SIZE = 5;
+
+/** Section 6 availability from the database, then section 5's radius rule from the domain. */
+export async function nearbyDrivers(tx: Tx, pickup: { lat: number; lng: number }, carType: string, settings: { driverRadius: number; convert_to_mile: boolean }) {
+  const rows = await tx
+    .select()
+    .from(users)
+    .where(and(eq(users.usertype, 'driver'), eq(users.approved, true), eq(users.queue, false), eq(users.driverActiveStatus, true), eq(users.carType, carType), isNotNull(users.locationLat)));
+  const states: (DriverState & { row: typeof rows[number] })[] = rows.map((row) => ({
+    uid: row.id,
+    usertype: row.usertype,
+    approved: row.approved,
+    queue: row.queue,
+    driverActiveStatus: row.driverActiveStatus,
+    location: row.locationLat !== null && row.locationLng !== null ? { lat: row.locationLat, lng: row.locationLng } : null,
+    carType: row.carType,
+    row,
+  }));
+  return driversWithinRadius(states, { pickup, driverRadius: settings.driverRadius, convertToMile: settings.convert_to_mile, carType });
+}
+
+/** Applies a promo inside the booking's transaction: counted once per rider, never past its limit. */
+async function applyPromo(tx: Tx, name: string, riderUid: string, bookingId: string, tripCost: number, now: number) {
+  const promo = (await tx.select().from(promos).where(eq(promos.promoName, name.trim().toUpperCase())).for('update'))[0];
+  if (!promo) throw new AppError('promo_not_found', 'promo');
+  const used = await tx.select({ uid: promoUses.uid }).from(promoUses).where(and(eq(promoUses.promoId, promo.id), eq(promoUses.uid, riderUid))).limit(1);
+  const discount = unwrap(
+    promoDiscount(
+      {
+        promo_discount_type: promo.promoDiscountType as 'flat' | 'percentage',
+        promo_discount_value: fromMinor(promo.promoDiscountValueHundredths),
+        max_promo_discount_value: fromMinor(promo.maxPromoDiscountValueMinor),
+        min_order: fromMinor(promo.minOrderMinor),
+        promo_validity: promo.promoValidity,
+        promo_usage_limit: promo.promoUsageLimit,
+        user_avail: promo.userAvail,
+      },
+      { tripCost, now, usedByRider: used.length > 0 },
+    ),
+  );
+  await tx.update(promos).set({ userAvail: sql`${promos.userAvail} + 1` }).where(eq(promos.id, promo.id));
+  await tx.insert(promoUses).values({ promoId: promo.id, uid: riderUid, bookingId, at: now });
+  return { discount, details: { promo_name: promo.promoName, promo_discount_type: promo.promoDiscountType, promo_discount_value: fromMinor(promo.promoDiscountValueHundredths) } };
+}
+
+/**
+ * POST /api/bookings (section 4 creation, section 5 booking rules). Every amount is computed
+ * here from the car type and the maps route; amounts a client sends are never read.
+ */
+export async function createBooking(ctx: AppContext, actor: Actor, input: unknown): Promise<BookingRow> {
+  const settings = await getSettings(ctx.db);
+  const now = ctx.now();
+  const form = unwrap(validateBookingForm(input, { form: actor.usertype === 'admin' ? 'admin' : 'rider', user: actor, appCategory: settings.appcat, now }));
+  const paymentValue = fieldOf(input, 'payment_mode') ?? 'cash';
+  if (!isPaymentMode(paymentValue)) throw new AppError('payment_mode_invalid', 'payment_mode');
+  const customer = form.customer ? await findUser(ctx.db, form.customer) : actor.user;
+  if (customer?.usertype !== 'rider') throw new AppError('select_proper', 'customer');
+  const estimate = await estimateTrip(ctx, { pickup: form.pickup, drop: form.drop, carType: form.carType, parcelTypeIndex: fieldOf(input, 'parcelTypeIndex'), optionIndex: fieldOf(input, 'optionIndex') });
+  const promoName = fieldOf(input, 'promo');
+  if (promoName !== undefined && promoName !== '' && !textOf(promoName, 50)) throw new AppError('promo_not_found', 'promo');
+
+  return ctx.db.transaction(async (tx) => {
+    const nearby = form.bookLater ? [] : await nearbyDrivers(tx, form.pickup, estimate.carType.name, settings);
+    if (!form.bookLater && nearby.length === 0) throw new AppError('no_driver_found_alert_messege');
+    const id = randomUUID();
+    const tripCost = toMinor(estimate.grandTotal);
+    const fees = toMinor(estimate.convenience_fees);
+    const promo = typeof promoName === 'string' && promoName !== '' ? await applyPromo(tx, promoName, customer.id, id, estimate.grandTotal, now) : undefined;
+    const discount = promo ? toMinor(promo.discount) : 0;
+    const madeByAdmin = actor.usertype === 'admin';
+    const offered = settings.autoDispatch ? nearby.slice(0, FIRST_OFFER_SIZE).map((n) => n.driver.uid) : [];
+    const row: typeof bookings.$inferInsert = {
+      id,
+      reference: bookingReference(),
+      status: initialBookingStatus(settings.appcat, madeByAdmin),
+      carType: estimate.carType.name,
+      carImage: estimate.carType.image || null,
+      customer: customer.id,
+      customerName: `${customer.firstName} ${customer.lastName}`,
+      customerEmail: customer.email ?? '',
+      customerContact: customer.mobile ?? '',
+      customerToken: customer.pushToken,
+      customerImage: customer.profileImage,
+      pickup: form.pickup,
+      drop: form.drop,
+      estimateMinor: tripCost,
+      estimateDistance: estimate.distance,
+      distance: estimate.distance,
+      estimateTime: estimate.duration,
+      bookLater: form.bookLater,
+      tripdate: form.tripdate,
+      bookingDate: now,
+      otp: bookingOtp(settings.otp_secure) || null,
+      bookingTypeAdmin: madeByAdmin,
+      tripCostMinor: tripCost,
+      convenienceFeesMinor: fees,
+      driverShareMinor: tripCost - fees,
+      discountMinor: discount,
+      customerPaidMinor: tripCost - discount,
+      payableAmountMinor: tripCost - discount,
+      paymentMode: paymentValue,
+      promoApplied: promo !== undefined,
+      promoDetails: promo?.details ?? null,
+      requestedDrivers: Object.fromEntries(offered.map((uid) => [uid, true as const])),
+      delivery: form.delivery
+        ? {
+            ...form.delivery,
+            ...(estimate.parcelTypeIndex !== undefined ? { parcelTypeIndex: estimate.parcelTypeIndex, parcelTypeSelected: estimate.carType.parcelTypes[estimate.parcelTypeIndex] } : {}),
+            ...(estimate.optionIndex !== undefined ? { optionIndex: estimate.optionIndex, optionSelected: estimate.carType.options[estimate.optionIndex] } : {}),
+          }
+        : null,
+      updatedAt: now,
+    };
+    const inserted = (await tx.insert(bookings).values(row).returning())[0];
+    if (!inserted) throw new AppError('internal_error');
+    for (const uid of offered) {
+      await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: 'A new trip request is waiting for you.', screen: 'DriverTrips' } }, now);
+    }
+    return inserted;
+  });
+}
+
+/** GET /api/bookings: the caller's scope of bookings, newest first (section 6). */
+export function scopeOf(actor: Actor) {
+  switch (actor.usertype) {
+    case 'admin':
+      return undefined;
+    case 'rider':
+      return eq(bookings.customer, actor.uid);
+    case 'driver':
+      return or(eq(bookings.driver, actor.uid), and(eq(bookings.status, 'NEW'), sql`(${bookings.requestedDrivers} -> ${actor.uid}) is not null`));
+    case 'fleetadmin':
+      return eq(bookings.fleetadmin, actor.uid);
+  }
+}

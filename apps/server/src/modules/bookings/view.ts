@@ -1,0 +1,79 @@
+import type { Booking } from '@rideway/contract';
+import { fromMinor, type BookingStatus, type PaymentMode, type UserType } from '@rideway/domain';
+import type { bookings } from '../../db/schema';
+
+export type BookingRow = typeof bookings.$inferSelect;
+
+/**
+ * A booking as the API shows it, money in major units. The trip OTP is the rider's to tell the
+ * driver, so only the rider and admins see it.
+ */
+export function toApiBooking(row: BookingRow, viewer: { uid: string; usertype: UserType }): Booking & { cancellationCharge: number } {
+  const seesOtp = viewer.usertype === 'admin' || viewer.uid === row.customer;
+  const delivery = (row.delivery ?? {}) as Partial<Pick<Booking, 'deliveryPerson' | 'deliveryPersonPhone' | 'pickUpInstructions' | 'deliveryInstructions' | 'parcelTypeIndex' | 'optionIndex' | 'parcelTypeSelected' | 'optionSelected'>>;
+  return {
+    id: row.id,
+    booking_id: row.reference,
+    carType: row.carType,
+    carImage: row.carImage,
+    customer: row.customer,
+    customer_email: row.customerEmail,
+    customer_name: row.customerName,
+    customer_contact: row.customerContact,
+    customer_token: row.customerToken,
+    customer_image: row.customerImage,
+    pickup: row.pickup,
+    drop: row.drop,
+    pickupAddress: row.pickup.add,
+    dropAddress: row.drop.add,
+    estimate: fromMinor(row.estimateMinor),
+    estimateDistance: row.estimateDistance,
+    distance: row.distance,
+    estimateTime: row.estimateTime,
+    status: row.status as BookingStatus,
+    bookLater: row.bookLater,
+    tripdate: row.tripdate,
+    bookingDate: row.bookingDate,
+    otp: seesOtp && row.otp !== null ? row.otp : false,
+    booking_type_admin: row.bookingTypeAdmin,
+    coords: row.coords,
+    trip_cost: fromMinor(row.tripCostMinor),
+    convenience_fees: fromMinor(row.convenienceFeesMinor),
+    driver_share: fromMinor(row.driverShareMinor),
+    discount: fromMinor(row.discountMinor),
+    discount_amount: fromMinor(row.discountMinor),
+    paymentPacket: null,
+    driver: row.driver,
+    driver_name: row.driverName,
+    driver_image: row.driverImage,
+    driver_contact: row.driverContact,
+    driver_token: row.driverToken,
+    vehicle_number: row.vehicleNumber,
+    driverRating: row.driverRating,
+    fleetadmin: row.fleetadmin,
+    driver_arrive_time: row.driverArriveTime,
+    trip_start_time: row.tripStartTime,
+    startTime: row.tripStartTime,
+    trip_end_time: row.tripEndTime,
+    endTime: row.tripEndTime,
+    total_trip_time: row.totalTripTime,
+    reason: row.reason,
+    cancelledBy: row.cancelledBy as Booking['cancelledBy'],
+    rating: row.rating,
+    cashPaymentAmount: fromMinor(row.cashPaymentAmountMinor),
+    cardPaymentAmount: fromMinor(row.cardPaymentAmountMinor),
+    usedWalletMoney: fromMinor(row.usedWalletMoneyMinor),
+    payableAmount: fromMinor(row.payableAmountMinor),
+    customer_paid: fromMinor(row.customerPaidMinor),
+    prepaid: row.prepaid,
+    payment_mode: row.paymentMode as PaymentMode,
+    gateway: row.gateway,
+    promo_applied: row.promoApplied,
+    promo_details: (row.promoDetails ?? null) as Booking['promo_details'],
+    pickup_image: row.pickupImage,
+    deliver_image: row.deliverImage,
+    requestedDrivers: viewer.usertype === 'admin' ? row.requestedDrivers : {},
+    cancellationCharge: fromMinor(row.cancellationChargeMinor),
+    ...delivery,
+  };
+}
