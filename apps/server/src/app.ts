@@ -21,7 +21,9 @@ import { compatRoutes } from './modules/compat/routes';
 import { fileRoutes } from './modules/files/routes';
 import { notificationRoutes } from './modules/notifications/routes';
 import { outboxRoutes } from './modules/outbox/routes';
+import { paymentRoutes } from './modules/payments/routes';
 import { promoRoutes } from './modules/promos/routes';
+import { reportRoutes } from './modules/reports/routes';
 import { getSettings } from './modules/settings/service';
 import { settingsRoutes } from './modules/settings/routes';
 import { userRoutes } from './modules/users/routes';
@@ -113,8 +115,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.type('text/html; charset=utf-8').send(statusPage(settings.appName, Math.round(process.uptime())));
   });
 
-  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes]) {
+  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     routes(app, ctx);
   }
+  await paymentRoutes(app, ctx);
   return app;
 }

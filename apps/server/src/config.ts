@@ -35,6 +35,8 @@ export const configSchema = z.object({
   /** An SMTP server for mail (smtp:// or smtps://); without it mail stays in the outbox for admins. */
   SMTP_URL: optionalUrl(/^smtps?$/).optional(),
   MAIL_FROM: z.string().min(3).default('Rideway <no-reply@rideway.local>'),
+  /** Signs the embedded test payment provider's confirmations; random per start when unset. */
+  PAYMENT_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -312,6 +312,22 @@ export const chats = pgTable(
   (t) => [index('chats_booking_idx').on(t.bookingId, t.at)],
 );
 
+/** Card payments: one row per provider transaction, so a repeated confirmation changes nothing. */
+export const payments = pgTable(
+  'payments',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    bookingId: text('booking_id').notNull().references(() => bookings.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    amountMinor: minor('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    outcome: text('outcome').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [uniqueIndex('payments_provider_transaction_key').on(t.provider, t.transactionId), index('payments_booking_idx').on(t.bookingId)],
+);
+
 /** The append-only wallet ledger: a user's balance is the sum of its entries. */
 export const walletEntries = pgTable(
   'wallet_entries',

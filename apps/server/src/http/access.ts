@@ -64,6 +64,11 @@ export const ROUTE_ACCESS = {
   'POST /api/withdraws/:id/complete': ADMIN,
 
   'GET /api/outbox': ADMIN,
+  'GET /api/reports/earnings': ADMIN,
+  'GET /api/reports/driver-earnings': ['admin', 'fleetadmin'],
+  'GET /api/dashboard': ['admin', 'fleetadmin'],
+  'POST /api/payments/test/checkout': 'public',
+  'POST /api/payments/test/complete': 'public',
   'GET /api/files/*': 'public',
 
   'POST /check_user_exists': 'public',

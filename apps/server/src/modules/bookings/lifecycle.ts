@@ -72,103 +72,106 @@ export type StepInput = { action: BookingAction | ((tx: Tx) => Promise<BookingAc
  * step from its current status, and the change, the driver's queue flag, the offers, the money
  * moves and the notices are written together, or nothing is.
  */
-export async function runStep(ctx: AppContext, { action: step, actor, id }: StepInput): Promise<BookingRow> {
-  const settings = await getSettings(ctx.db);
-  return ctx.db.transaction(async (tx) => {
-    const now = ctx.now();
-    const row = await lockBooking(tx, actor, id);
-    const action = typeof step === 'function' ? await step(tx) : step;
-    const plan = unwrap(planTransition(facts(row), { usertype: actor.usertype, uid: actor.uid }, action, { at: now, autoDispatch: settings.autoDispatch }));
-    const set: Partial<typeof bookings.$inferInsert> = { status: plan.to, updatedAt: now };
-    const p = plan.set;
-    if (p.driver !== undefined) Object.assign(set, { driver: p.driver, driverName: p.driver_name, driverImage: p.driver_image, driverContact: p.driver_contact, driverToken: p.driver_token, vehicleNumber: p.vehicle_number, driverRating: p.driverRating, fleetadmin: p.fleetadmin, acceptedAt: now });
-    if (p.driver_arrive_time !== undefined) set.driverArriveTime = p.driver_arrive_time;
-    if (p.trip_start_time !== undefined) set.tripStartTime = p.trip_start_time;
-    if (p.trip_end_time !== undefined) set.tripEndTime = p.trip_end_time;
-    if (p.total_trip_time !== undefined) set.totalTripTime = p.total_trip_time;
-    if (p.prepaid !== undefined) set.prepaid = p.prepaid;
-    if (p.payment_mode !== undefined) set.paymentMode = p.payment_mode;
-    if (p.rating !== undefined) set.rating = p.rating;
-    if (p.reason !== undefined) set.reason = p.reason;
-    if (p.cancelledBy !== undefined) set.cancelledBy = p.cancelledBy;
-    if (plan.requestedDrivers && 'clear' in plan.requestedDrivers) set.requestedDrivers = {};
-    if (plan.requestedDrivers && 'add' in plan.requestedDrivers) set.requestedDrivers = { ...row.requestedDrivers, [plan.requestedDrivers.add]: true };
+export function runStep(ctx: AppContext, input: StepInput): Promise<BookingRow> {
+  return ctx.db.transaction((tx) => runStepIn(ctx, tx, input));
+}
 
-    if (action.type === 'reach') {
-      const tripRow = { ...row, totalTripTime: p.total_trip_time ?? row.totalTripTime };
-      const final = settings.appcat === 'taxi' ? await finalFare(ctx, tx, tripRow, settings.convert_to_mile) : undefined;
-      if (final) {
-        const discount = Math.min(row.discountMinor, final.fare.grandTotal);
-        Object.assign(set, { distance: final.distance, tripCostMinor: final.fare.grandTotal, convenienceFeesMinor: final.fare.convenience_fees, driverShareMinor: final.fare.totalCost, discountMinor: discount, customerPaidMinor: final.fare.grandTotal - discount, payableAmountMinor: final.fare.grandTotal - discount });
-        const add = await ctx.maps.reverseGeocode(final.last);
-        set.drop = { lat: final.last.lat, lng: final.last.lng, add };
-      }
-      const drop = set.drop ?? row.drop;
-      const saved = await tx.select().from(savedAddresses).where(eq(savedAddresses.uid, row.customer));
-      const next = recordSavedAddress(saved, { description: drop.add, lat: drop.lat, lng: drop.lng }, settings.convert_to_mile);
-      const bumped = saved.findIndex((entry, index) => next[index]?.count !== entry.count);
-      const match = saved[bumped];
-      if (match) await tx.update(savedAddresses).set({ count: match.count + 1 }).where(eq(savedAddresses.id, match.id));
-      else await tx.insert(savedAddresses).values({ uid: row.customer, description: drop.add, lat: drop.lat, lng: drop.lng, count: 1 });
-    }
+/** The same step inside a caller's transaction (a payment confirmation records its row with it). */
+export async function runStepIn(ctx: AppContext, tx: Tx, { action: step, actor, id }: StepInput): Promise<BookingRow> {
+  const settings = await getSettings(tx);
+  const now = ctx.now();
+  const row = await lockBooking(tx, actor, id);
+  const action = typeof step === 'function' ? await step(tx) : step;
+  const plan = unwrap(planTransition(facts(row), { usertype: actor.usertype, uid: actor.uid }, action, { at: now, autoDispatch: settings.autoDispatch }));
+  const set: Partial<typeof bookings.$inferInsert> = { status: plan.to, updatedAt: now };
+  const p = plan.set;
+  if (p.driver !== undefined) Object.assign(set, { driver: p.driver, driverName: p.driver_name, driverImage: p.driver_image, driverContact: p.driver_contact, driverToken: p.driver_token, vehicleNumber: p.vehicle_number, driverRating: p.driverRating, fleetadmin: p.fleetadmin, acceptedAt: now });
+  if (p.driver_arrive_time !== undefined) set.driverArriveTime = p.driver_arrive_time;
+  if (p.trip_start_time !== undefined) set.tripStartTime = p.trip_start_time;
+  if (p.trip_end_time !== undefined) set.tripEndTime = p.trip_end_time;
+  if (p.total_trip_time !== undefined) set.totalTripTime = p.total_trip_time;
+  if (p.prepaid !== undefined) set.prepaid = p.prepaid;
+  if (p.payment_mode !== undefined) set.paymentMode = p.payment_mode;
+  if (p.rating !== undefined) set.rating = p.rating;
+  if (p.reason !== undefined) set.reason = p.reason;
+  if (p.cancelledBy !== undefined) set.cancelledBy = p.cancelledBy;
+  if (plan.requestedDrivers && 'clear' in plan.requestedDrivers) set.requestedDrivers = {};
+  if (plan.requestedDrivers && 'add' in plan.requestedDrivers) set.requestedDrivers = { ...row.requestedDrivers, [plan.requestedDrivers.add]: true };
 
-    if (plan.settles) {
-      const paidBy = (set.paymentMode ?? row.paymentMode) as PaymentMode;
-      const trip_cost = fromMinor(set.tripCostMinor ?? row.tripCostMinor);
-      const settlement = settlePayment({ trip_cost, discount: fromMinor(set.discountMinor ?? row.discountMinor), driver_share: fromMinor(set.driverShareMinor ?? row.driverShareMinor), payment_mode: paidBy, prepaid: row.prepaid });
-      Object.assign(set, { customerPaidMinor: settlement.customer_paid, cashPaymentAmountMinor: settlement.cashPaymentAmount, cardPaymentAmountMinor: settlement.cardPaymentAmount, usedWalletMoneyMinor: settlement.usedWalletMoney, payableAmountMinor: settlement.payableAmount });
-      for (const move of settlement.moves) {
-        const uid = move.party === 'driver' ? row.driver : row.customer;
-        if (!uid) continue;
-        const entry = { uid, type: move.type, amountMinor: move.amount, txRef: move.txRef, at: now, bookingId: row.id } as const;
-        if (move.party === 'customer') await takeFromWallet(tx, { ...entry, type: 'Debit' });
-        else await appendEntry(tx, entry);
-      }
+  if (action.type === 'reach') {
+    const tripRow = { ...row, totalTripTime: p.total_trip_time ?? row.totalTripTime };
+    const final = settings.appcat === 'taxi' ? await finalFare(ctx, tx, tripRow, settings.convert_to_mile) : undefined;
+    if (final) {
+      const discount = Math.min(row.discountMinor, final.fare.grandTotal);
+      Object.assign(set, { distance: final.distance, tripCostMinor: final.fare.grandTotal, convenienceFeesMinor: final.fare.convenience_fees, driverShareMinor: final.fare.totalCost, discountMinor: discount, customerPaidMinor: final.fare.grandTotal - discount, payableAmountMinor: final.fare.grandTotal - discount });
+      const add = await ctx.maps.reverseGeocode(final.last);
+      set.drop = { lat: final.last.lat, lng: final.last.lng, add };
     }
-    if (action.type === 'pay' && plan.to === 'NEW' && set.paymentMode === 'wallet') {
-      // Paying a PAYMENT_PENDING delivery ahead from the wallet takes the money now.
-      await takeFromWallet(tx, { uid: row.customer, type: 'Debit', amountMinor: row.customerPaidMinor, txRef: 'TripPayment', at: now, bookingId: row.id });
-      Object.assign(set, { usedWalletMoneyMinor: row.customerPaidMinor, payableAmountMinor: 0 });
-    }
+    const drop = set.drop ?? row.drop;
+    const saved = await tx.select().from(savedAddresses).where(eq(savedAddresses.uid, row.customer));
+    const next = recordSavedAddress(saved, { description: drop.add, lat: drop.lat, lng: drop.lng }, settings.convert_to_mile);
+    const bumped = saved.findIndex((entry, index) => next[index]?.count !== entry.count);
+    const match = saved[bumped];
+    if (match) await tx.update(savedAddresses).set({ count: match.count + 1 }).where(eq(savedAddresses.id, match.id));
+    else await tx.insert(savedAddresses).values({ uid: row.customer, description: drop.add, lat: drop.lat, lng: drop.lng, count: 1 });
+  }
 
-    if (action.type === 'cancel') {
-      const charge = toMinor(cancellationCharge({ slabs: await cancelSlabs(tx, row.carType), status: row.status as BookingStatus, cancelledBy: (p.cancelledBy ?? 'system') as 'rider' | 'admin' | 'system', acceptedAt: row.acceptedAt, now, tripCost: fromMinor(row.tripCostMinor) }));
-      if (charge > 0 && row.driver) {
-        // The rider owes the charge even beyond the wallet's balance; the driver is compensated.
-        await appendEntry(tx, { uid: row.customer, type: 'Debit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: row.id });
-        await appendEntry(tx, { uid: row.driver, type: 'Credit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: row.id });
-        set.cancellationChargeMinor = charge;
-      }
+  if (plan.settles) {
+    const paidBy = (set.paymentMode ?? row.paymentMode) as PaymentMode;
+    const trip_cost = fromMinor(set.tripCostMinor ?? row.tripCostMinor);
+    const settlement = settlePayment({ trip_cost, discount: fromMinor(set.discountMinor ?? row.discountMinor), driver_share: fromMinor(set.driverShareMinor ?? row.driverShareMinor), payment_mode: paidBy, prepaid: row.prepaid });
+    Object.assign(set, { customerPaidMinor: settlement.customer_paid, cashPaymentAmountMinor: settlement.cashPaymentAmount, cardPaymentAmountMinor: settlement.cardPaymentAmount, usedWalletMoneyMinor: settlement.usedWalletMoney, payableAmountMinor: settlement.payableAmount });
+    for (const move of settlement.moves) {
+      const uid = move.party === 'driver' ? row.driver : row.customer;
+      if (!uid) continue;
+      const entry = { uid, type: move.type, amountMinor: move.amount, txRef: move.txRef, at: now, bookingId: row.id } as const;
+      if (move.party === 'customer') await takeFromWallet(tx, { ...entry, type: 'Debit' });
+      else await appendEntry(tx, entry);
     }
+  }
+  if (action.type === 'pay' && plan.to === 'NEW' && set.paymentMode === 'wallet') {
+    // Paying a PAYMENT_PENDING delivery ahead from the wallet takes the money now.
+    await takeFromWallet(tx, { uid: row.customer, type: 'Debit', amountMinor: row.customerPaidMinor, txRef: 'TripPayment', at: now, bookingId: row.id });
+    Object.assign(set, { usedWalletMoneyMinor: row.customerPaidMinor, payableAmountMinor: 0 });
+  }
 
-    if (action.type === 'complete' && p.rating !== undefined && row.driver) {
-      const driver = (await tx.select().from(users).where(eq(users.id, row.driver)).for('update'))[0];
-      if (driver) await tx.update(users).set({ ratings: appendRating(driver.ratings, { user: row.customer, rate: p.rating }) }).where(eq(users.id, driver.id));
+  if (action.type === 'cancel') {
+    const charge = toMinor(cancellationCharge({ slabs: await cancelSlabs(tx, row.carType), status: row.status as BookingStatus, cancelledBy: (p.cancelledBy ?? 'system') as 'rider' | 'admin' | 'system', acceptedAt: row.acceptedAt, now, tripCost: fromMinor(row.tripCostMinor) }));
+    if (charge > 0 && row.driver) {
+      // The rider owes the charge even beyond the wallet's balance; the driver is compensated.
+      await appendEntry(tx, { uid: row.customer, type: 'Debit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: row.id });
+      await appendEntry(tx, { uid: row.driver, type: 'Credit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: row.id });
+      set.cancellationChargeMinor = charge;
     }
+  }
 
-    const driverUid = p.driver ?? row.driver;
-    if (plan.driverQueue !== undefined && driverUid) await tx.update(users).set({ queue: plan.driverQueue }).where(eq(users.id, driverUid));
+  if (action.type === 'complete' && p.rating !== undefined && row.driver) {
+    const driver = (await tx.select().from(users).where(eq(users.id, row.driver)).for('update'))[0];
+    if (driver) await tx.update(users).set({ ratings: appendRating(driver.ratings, { user: row.customer, rate: p.rating }) }).where(eq(users.id, driver.id));
+  }
 
-    const updated = (
-      await tx
-        .update(bookings)
-        .set(set)
-        .where(and(eq(bookings.id, row.id), eq(bookings.status, plan.from)))
-        .returning()
-        .catch((error: unknown) => {
-          // The database holds a driver to one active trip (bookings_one_active_trip_per_driver).
-          if (isUniqueViolation(error)) throw new AppError('driver_busy');
-          throw error;
-        })
-    )[0];
-    if (!updated) throw new AppError('invalid_transition');
-    for (const notice of plan.notices) {
-      const recipient = notice.to === 'customer' ? row.customer : driverUid;
-      if (!recipient) continue;
-      await enqueue(tx, { channel: 'push', recipient, payload: { title: settings.appName, msg: en[notice.key], screen: notice.screen, params: { bookingId: row.id } } }, now);
-    }
-    return updated;
-  });
+  const driverUid = p.driver ?? row.driver;
+  if (plan.driverQueue !== undefined && driverUid) await tx.update(users).set({ queue: plan.driverQueue }).where(eq(users.id, driverUid));
+
+  const updated = (
+    await tx
+      .update(bookings)
+      .set(set)
+      .where(and(eq(bookings.id, row.id), eq(bookings.status, plan.from)))
+      .returning()
+      .catch((error: unknown) => {
+        // The database holds a driver to one active trip (bookings_one_active_trip_per_driver).
+        if (isUniqueViolation(error)) throw new AppError('driver_busy');
+        throw error;
+      })
+  )[0];
+  if (!updated) throw new AppError('invalid_transition');
+  for (const notice of plan.notices) {
+    const recipient = notice.to === 'customer' ? row.customer : driverUid;
+    if (!recipient) continue;
+    await enqueue(tx, { channel: 'push', recipient, payload: { title: settings.appName, msg: en[notice.key], screen: notice.screen, params: { bookingId: row.id } } }, now);
+  }
+  return updated;
 }
 
 async function cancelSlabs(tx: Tx, carType: string) {

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context';
 import { bookings } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
+import { cardPaymentForm } from '../payments/service';
 import { findUser } from '../users/accounts';
 import { scopeOf } from './create';
 import { acceptingDriver, lockBooking, runStep } from './lifecycle';
@@ -45,14 +46,15 @@ export async function assignDriver(ctx: AppContext, actor: Actor, id: string, in
 }
 
 /**
- * POST /api/bookings/:id/pay. The rider pays by wallet (a card goes through a payment provider,
- * which is not wired yet: see the issue's note). The driver closes a cash, wallet or prepaid trip;
+ * POST /api/bookings/:id/pay. The rider pays by wallet, or by card through the payment provider
+ * (answered with the provider's form). The driver closes a cash, wallet or prepaid trip;
  * on a card trip the driver hands over to the rider's payment (PENDING, section 4).
  */
 export async function payBooking(ctx: AppContext, actor: Actor, id: string, input: unknown) {
   const mode = fieldOf(input, 'payment_mode');
   if (!isPaymentMode(mode)) throw new AppError('payment_mode_invalid', 'payment_mode');
-  if (actor.usertype === 'rider' && mode === 'card') throw new AppError('payment_mode_invalid', 'payment_mode');
+  // A rider's card payment goes through the provider: the answer is the form to post there.
+  if (actor.usertype === 'rider' && mode === 'card') return cardPaymentForm(ctx, actor, id);
   return step(ctx, actor, id, async (tx) => {
     if (actor.usertype !== 'driver') return { type: 'pay', payment_mode: mode };
     const row = (await tx.select().from(bookings).where(eq(bookings.id, id)).limit(1))[0];

@@ -5,6 +5,7 @@ import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { enqueue } from '../outbox/service';
+import { TEST_CHECKOUT_PATH } from '../payments/service';
 import { findUserByReferralId } from '../users/accounts';
 
 /**
@@ -31,7 +32,7 @@ export async function validateReferrer(ctx: AppContext, input: unknown): Promise
 }
 
 /** Section 7 /get_providers: the payment providers in force; the embedded test provider by default. */
-export const paymentProviders = (): PaymentProvider[] => [{ name: 'test', link: '/api/payments/test/checkout' }];
+export const paymentProviders = (): PaymentProvider[] => [{ name: 'test', link: TEST_CHECKOUT_PATH }];
 
 /** Section 7 /send_notification: a push to the user holding a push token (admins only, decisions.md). */
 export async function sendToToken(ctx: AppContext, input: unknown): Promise<{ ok: true }> {

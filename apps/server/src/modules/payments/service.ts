@@ -1,0 +1,100 @@
+import { randomUUID } from 'node:crypto';
+import { fieldOf, fromMinor, textOf, toMinor } from '@rideway/domain';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { bookings, payments, users } from '../../db/schema';
+import type { Actor } from '../../http/actor';
+import { AppError } from '../../http/app-error';
+import { runStepIn } from '../bookings/lifecycle';
+import { getSettings } from '../settings/service';
+import { sign, verify, type Confirmation } from './signing';
+
+export const TEST_CHECKOUT_PATH = '/api/payments/test/checkout';
+export const TEST_COMPLETE_PATH = '/api/payments/test/complete';
+const CARD_PAYABLE = ['PAYMENT_PENDING', 'REACHED', 'PENDING'];
+
+/**
+ * Section 4: the card payment form's hidden fields, posted to the provider's link. The rider's
+ * POST /pay with a card answers these with the link to post them to.
+ */
+export async function cardPaymentForm(ctx: AppContext, actor: Actor, bookingId: string) {
+  const booking = (await ctx.db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1))[0];
+  if (booking?.customer !== actor.uid) throw new AppError('not_found');
+  if (!CARD_PAYABLE.includes(booking.status) || (booking.prepaid && booking.status !== 'PAYMENT_PENDING')) throw new AppError('invalid_transition');
+  const settings = await getSettings(ctx.db);
+  return {
+    redirect: TEST_CHECKOUT_PATH,
+    method: 'POST' as const,
+    fields: {
+      order_id: booking.id,
+      amount: fromMinor(booking.customerPaidMinor).toFixed(2),
+      currency: settings.code,
+      product_name: `${settings.appName} ${booking.reference}`,
+      first_name: actor.user.firstName,
+      last_name: actor.user.lastName,
+      quantity: '1',
+      cust_id: actor.uid,
+      mobile_no: actor.user.mobile ?? '',
+      email: actor.user.email ?? '',
+    },
+  };
+}
+
+export type CheckoutPage = { confirmations: { outcome: Confirmation['outcome']; fields: Record<string, string> }[]; amount: string; currency: string; product: string };
+
+/** The test provider's checkout: checks the posted form against the booking and signs both outcomes. */
+export async function testCheckout(ctx: AppContext, secret: string, form: unknown): Promise<CheckoutPage> {
+  const orderId = textOf(fieldOf(form, 'order_id'), 100);
+  const amountText = textOf(fieldOf(form, 'amount'), 20);
+  const currency = textOf(fieldOf(form, 'currency'), 8);
+  const booking = orderId ? (await ctx.db.select().from(bookings).where(eq(bookings.id, orderId)).limit(1))[0] : undefined;
+  if (!booking || !amountText || !currency) throw new AppError('not_found', 'order_id');
+  const amount = Number(amountText);
+  const settings = await getSettings(ctx.db);
+  if (!Number.isFinite(amount) || toMinor(amount) !== booking.customerPaidMinor || currency !== settings.code) throw new AppError('amount_mismatch');
+  const transactionId = randomUUID();
+  const confirmations = (['succeeded', 'declined'] as const).map((outcome) => {
+    const confirmation: Confirmation = { orderId: booking.id, amountMinor: booking.customerPaidMinor, currency, transactionId, outcome };
+    return {
+      outcome,
+      fields: { order_id: booking.id, amount_minor: String(booking.customerPaidMinor), currency, transaction_id: transactionId, outcome, signature: sign(secret, confirmation) },
+    };
+  });
+  return { confirmations, amount: fromMinor(booking.customerPaidMinor).toFixed(2), currency, product: textOf(fieldOf(form, 'product_name'), 200) ?? booking.reference };
+}
+
+/**
+ * The confirmation path every provider uses: a signed result for a transaction. Idempotent (a
+ * transaction is recorded once, a repeat changes nothing); amount and currency must match the
+ * booking; a declined payment leaves the booking payable. A success pays the booking in the same
+ * transaction as the payment's record.
+ */
+export async function confirmPayment(ctx: AppContext, secret: string, form: unknown): Promise<{ outcome: Confirmation['outcome']; bookingId: string }> {
+  const outcome = fieldOf(form, 'outcome');
+  const confirmation: Confirmation = {
+    orderId: textOf(fieldOf(form, 'order_id'), 100) ?? '',
+    amountMinor: Number(textOf(fieldOf(form, 'amount_minor'), 20) ?? Number.NaN),
+    currency: textOf(fieldOf(form, 'currency'), 8) ?? '',
+    transactionId: textOf(fieldOf(form, 'transaction_id'), 100) ?? '',
+    outcome: outcome === 'succeeded' ? 'succeeded' : 'declined',
+  };
+  const signature = textOf(fieldOf(form, 'signature'), 200) ?? '';
+  // An unsigned or altered confirmation is not one the provider sent.
+  if ((outcome !== 'succeeded' && outcome !== 'declined') || !verify(secret, confirmation, signature)) throw new AppError('validation_error', 'signature');
+  return ctx.db.transaction(async (tx) => {
+    const recorded = await tx
+      .insert(payments)
+      .values({ bookingId: confirmation.orderId, provider: 'test', transactionId: confirmation.transactionId, amountMinor: confirmation.amountMinor, currency: confirmation.currency, outcome: confirmation.outcome, at: ctx.now() })
+      .onConflictDoNothing()
+      .returning({ id: payments.id });
+    if (recorded.length === 0 || confirmation.outcome === 'declined') return { outcome: confirmation.outcome, bookingId: confirmation.orderId };
+    const booking = (await tx.select().from(bookings).where(eq(bookings.id, confirmation.orderId)).for('update'))[0];
+    const settings = await getSettings(tx);
+    if (!booking || booking.customerPaidMinor !== confirmation.amountMinor || settings.code !== confirmation.currency) throw new AppError('amount_mismatch');
+    const customer = (await tx.select().from(users).where(eq(users.id, booking.customer)).limit(1))[0];
+    if (!customer) throw new AppError('not_found');
+    await runStepIn(ctx, tx, { actor: { uid: customer.id, usertype: 'rider', user: customer }, id: booking.id, action: { type: 'pay', payment_mode: 'card' } });
+    await tx.update(bookings).set({ gateway: 'test' }).where(eq(bookings.id, booking.id));
+    return { outcome: confirmation.outcome, bookingId: booking.id };
+  });
+}

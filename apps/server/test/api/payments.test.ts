@@ -1,0 +1,110 @@
+import { toMinor } from '@rideway/domain';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bookings, users, walletEntries } from '../../src/db/schema';
+import type { UserRow } from '../../src/modules/users/accounts';
+import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
+
+const sedan = { name: 'Sedan', base_fare: 2.5, rate_per_unit_distance: 1.2, rate_per_hour: 18, min_fare: 5, convenience_fees: 10, convenience_fee_type: 'percentage' };
+const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
+const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
+
+const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
+const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** The hidden fields of the checkout page's form whose button reads `label`. */
+function formFields(html: string, label: 'Pay' | 'Decline'): Record<string, string> {
+  const form = [...html.matchAll(/<form[^>]*>(.*?)<\/form>/g)].find((m) => m[1]?.includes(`>${label}</button>`))?.[1] ?? '';
+  return Object.fromEntries([...form.matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1] ?? '', m[2] ?? '']));
+}
+
+describe.each(ENGINES)('card payments through the embedded test provider on %s (issue 4 item 5)', (engine) => {
+  let t: TestApp;
+  let admin: UserRow;
+  let driver: UserRow;
+  beforeAll(async () => {
+    t = await createTestApp(engine);
+    admin = await t.makeUser('admin');
+    await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: sedan });
+    driver = await t.makeUser('driver', { carType: 'Sedan' });
+  });
+  afterAll(() => t.close());
+
+  async function reachedCardTrip(rider: UserRow) {
+    await t.db.update(users).set({ driverActiveStatus: true, queue: false, locationLat: 51.531, locationLng: -0.124 }).where(eq(users.id, driver.id));
+    const b = (await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card' } })).json();
+    await t.db.update(bookings).set({ requestedDrivers: { [driver.id]: true } }).where(eq(bookings.id, b.id));
+    for (const step of ['accept', 'arrive', 'start', 'reach']) await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} });
+    return b as { id: string; customer_paid: number; driver_share: number };
+  }
+
+  async function checkout(rider: UserRow, id: string) {
+    const form = await t.request({ method: 'POST', url: `/api/bookings/${id}/pay`, as: rider, payload: { payment_mode: 'card', provider: 'test' } });
+    expect(form.statusCode).toBe(200);
+    const { redirect, fields } = form.json();
+    const page = await t.request({ method: 'POST', url: redirect, payload: formBody(fields), headers: FORM });
+    expect(page.statusCode).toBe(200);
+    return { fields, html: page.body };
+  }
+
+  it('the driver hands a card trip to the rider (PENDING); the rider pays through the checkout once', async () => {
+    const rider = await t.makeUser('rider');
+    const b = await reachedCardTrip(rider);
+    const handOver = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: driver, payload: { payment_mode: 'card' } });
+    expect(handOver.json().status).toBe('PENDING');
+    const { fields, html } = await checkout(rider, b.id);
+    expect(Object.keys(fields)).toEqual(['order_id', 'amount', 'currency', 'product_name', 'first_name', 'last_name', 'quantity', 'cust_id', 'mobile_no', 'email']);
+    expect(fields).toMatchObject({ order_id: b.id, amount: b.customer_paid.toFixed(2), currency: 'USD', quantity: '1', cust_id: rider.id });
+    expect(html).toContain('Test checkout');
+    const pay = formFields(html, 'Pay');
+    const done = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM });
+    expect(done.body).toContain('Payment received');
+    const paid = (await t.request({ method: 'GET', url: `/api/bookings/${b.id}`, as: rider })).json();
+    expect(paid).toMatchObject({ status: 'PAID', cardPaymentAmount: b.customer_paid, gateway: 'test' });
+    const ledger = async () => t.db.select().from(walletEntries).where(eq(walletEntries.bookingId, b.id));
+    expect((await ledger()).map((e) => e.amountMinor)).toEqual([toMinor(b.driver_share)]);
+    // The same confirmation again changes nothing.
+    const again = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM });
+    expect(again.statusCode).toBe(200);
+    expect((await ledger())).toHaveLength(1);
+  });
+
+  it('a declined payment leaves the booking payable; a tampered confirmation is refused', async () => {
+    const rider = await t.makeUser('rider');
+    const b = await reachedCardTrip(rider);
+    const { html } = await checkout(rider, b.id);
+    const declined = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(formFields(html, 'Decline')), headers: FORM });
+    expect(declined.body).toContain('Payment declined');
+    expect((await t.db.select().from(bookings).where(eq(bookings.id, b.id)))[0]?.status).toBe('REACHED');
+    const pay = formFields(html, 'Pay');
+    for (const tampered of [{ ...pay, amount_minor: '1' }, { ...pay, signature: pay.signature?.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) ?? '' }, { ...pay, outcome: 'refunded' }]) {
+      const response = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(tampered), headers: FORM });
+      expect([response.statusCode, codeOf(response), response.json().error.field]).toEqual([400, 'validation_error', 'signature']);
+    }
+    const wrongAmount = await t.request({ method: 'POST', url: '/api/payments/test/checkout', payload: formBody({ order_id: b.id, amount: '0.01', currency: 'USD' }), headers: FORM });
+    expect([wrongAmount.statusCode, codeOf(wrongAmount)]).toEqual([400, 'amount_mismatch']);
+    const wrongCurrency = await t.request({ method: 'POST', url: '/api/payments/test/checkout', payload: formBody({ order_id: b.id, amount: b.customer_paid.toFixed(2), currency: 'EUR' }), headers: FORM });
+    expect(codeOf(wrongCurrency)).toBe('amount_mismatch');
+    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM })).body).toContain('Payment received');
+  });
+
+  it('another rider cannot start a payment of a booking that is not theirs', async () => {
+    const rider = await t.makeUser('rider');
+    const other = await t.makeUser('rider');
+    const b = await reachedCardTrip(rider);
+    const response = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: other, payload: { payment_mode: 'card' } });
+    expect(response.statusCode).toBe(404);
+  });
+
+  it('a delivery in PAYMENT_PENDING paid by card becomes NEW and prepaid', async () => {
+    await t.setSettings({ appcat: 'delivery' });
+    await t.db.update(users).set({ driverActiveStatus: true, queue: false, locationLat: 51.531, locationLng: -0.124 }).where(eq(users.id, driver.id));
+    const rider = await t.makeUser('rider');
+    const b = (await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card', deliveryPerson: 'Sam', deliveryPersonPhone: '5550100' } })).json();
+    expect(b.status).toBe('PAYMENT_PENDING');
+    const { html } = await checkout(rider, b.id);
+    await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(formFields(html, 'Pay')), headers: FORM });
+    expect((await t.request({ method: 'GET', url: `/api/bookings/${b.id}`, as: rider })).json()).toMatchObject({ status: 'NEW', prepaid: true, payment_mode: 'card' });
+    await t.setSettings({});
+  });
+});
