@@ -1,7 +1,7 @@
-import { fareFor, settlePayment, toMinor } from '@rideway/domain';
+import { fareFor, fareForMinor, fromMinor, settlePayment, toMinor } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, outbox, users, walletEntries } from '../../src/db/schema';
+import { bookings, outbox, tracking, users, walletEntries } from '../../src/db/schema';
 import { offlineMaps } from '../../src/providers/maps/offline';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { codeOf, createTestApp, ENGINES, reload, type TestApp } from '../harness';
@@ -215,5 +215,70 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
     const second = (await book(rider)).json();
     if (winner) await offerTo(second.id, winner);
     expect(codeOf(await t.request({ method: 'POST', url: `/api/bookings/${second.id}/accept`, as: winner }))).toBe('driver_busy');
+  });
+
+  it('section 4 REACHED in taxi mode: the fare is recomputed from the tracked points and the drop reverse-geocoded', async () => {
+    const rider = await t.makeUser('rider');
+    const driver = await onlineDriver();
+    const b = (await book(rider)).json();
+    await offerTo(b.id, driver);
+    for (const step of ['accept', 'arrive', 'start']) await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} });
+    // The driver went by Trafalgar Square and stopped at the London Eye instead.
+    const points = [pickup, { lat: 51.508, lng: -0.1281 }, { lat: 51.5033, lng: -0.1196 }];
+    for (const [i, point] of points.entries()) await t.db.insert(tracking).values({ bookingId: b.id, at: t.clock.now + i * 60_000, status: 'STARTED', lat: point.lat, lng: point.lng });
+    t.advance(15 * 60_000);
+    const reached = (await t.request({ method: 'POST', url: `/api/bookings/${b.id}/reach`, as: driver })).json();
+    const route = await offlineMaps().route(points);
+    const fare = fareForMinor(sedan, { distance: route?.distanceKm ?? 0, duration: reached.total_trip_time });
+    expect(reached).toMatchObject({
+      status: 'REACHED',
+      distance: route?.distanceKm,
+      trip_cost: fromMinor(fare.grandTotal),
+      convenience_fees: fromMinor(fare.convenience_fees),
+      driver_share: fromMinor(fare.totalCost),
+      drop: { lat: 51.5033, lng: -0.1196, add: 'London Eye, London' },
+    });
+    expect(reached.total_trip_time).toBe(15 * 60);
+  });
+
+  it('runs a whole delivery paid ahead from the wallet to COMPLETE; the driver is credited its share', async () => {
+    await t.setSettings({ appcat: 'delivery' });
+    const driver = await onlineDriver();
+    const rider = await t.makeUser('rider');
+    await t.request({ method: 'POST', url: '/api/wallet/credit', as: admin, payload: { uid: rider.id, amount: 80 } });
+    const b = (await book(rider, { deliveryPerson: 'Sam', deliveryPersonPhone: '555 0100', payment_mode: 'wallet' })).json();
+    expect((await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: rider, payload: { payment_mode: 'wallet' } })).json().status).toBe('NEW');
+    await offerTo(b.id, driver);
+    for (const step of ['accept', 'arrive', 'start', 'reach']) expect((await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} })).statusCode, step).toBe(200);
+    const paid = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: driver, payload: { payment_mode: 'wallet' } });
+    expect(paid.json()).toMatchObject({ status: 'PAID', prepaid: true });
+    expect((await t.request({ method: 'POST', url: `/api/bookings/${b.id}/complete`, as: rider, payload: {} })).json().status).toBe('COMPLETE');
+    // Delivery keeps the booked fare: the rider paid it once, the driver got the share once.
+    expect(toMinor(await balance(rider))).toBe(8000 - toMinor(b.customer_paid));
+    expect(toMinor(await balance(driver))).toBe(toMinor(b.driver_share));
+    await t.setSettings({});
+  });
+
+  it('50 concurrent wallet operations keep the balance equal to the ledger sum and never below zero', async () => {
+    const driver = await t.makeUser('driver', { bankName: 'Bank', bankCode: '01', bankAccount: '123' });
+    await t.request({ method: 'POST', url: '/api/wallet/credit', as: admin, payload: { uid: driver.id, amount: 10 } });
+    const operations = Array.from({ length: 50 }, (_, i) =>
+      i % 2 === 0
+        ? t.request({ method: 'POST', url: '/api/wallet/credit', as: admin, payload: { uid: driver.id, amount: 1 } })
+        : t.request({ method: 'POST', url: '/api/withdraws', as: driver, payload: { amount: 3 } }),
+    );
+    const results = await Promise.all(operations);
+    expect(results.every((r) => r.statusCode < 500)).toBe(true);
+    const withdrawn = results.filter((r, i) => i % 2 === 1 && r.statusCode === 201).length;
+    const entries = await t.db.select().from(walletEntries).where(eq(walletEntries.uid, driver.id));
+    const sum = entries.reduce((total, e) => total + e.amountMinor, 0);
+    expect(sum).toBe(1000 + 25 * 100 - withdrawn * 300);
+    expect(sum).toBeGreaterThanOrEqual(0);
+    expect(toMinor(await balance(driver))).toBe(sum);
+    let running = 0;
+    for (const entry of [...entries].sort((a, b) => a.id - b.id)) {
+      running += entry.amountMinor;
+      expect(running).toBeGreaterThanOrEqual(0);
+    }
   });
 });
