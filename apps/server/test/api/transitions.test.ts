@@ -10,16 +10,22 @@ const sedan = { name: 'Sedan', base_fare: 2.5, rate_per_unit_distance: 1.2, rate
 const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
 const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
 
-type Call = { name: string; path: string; payload: Record<string, unknown>; action: (driver: UserRow) => BookingAction };
+type Call = { name: string; path: string; payload: (people: Record<string, UserRow>) => Record<string, unknown>; action: (driver: UserRow, people: Record<string, UserRow>) => BookingAction };
 const CALLS: Call[] = [
-  { name: 'accept', path: 'accept', payload: {}, action: (driver) => ({ type: 'accept', driver: { uid: driver.id, queue: false, driver_name: '', driver_image: '', driver_contact: '', driver_token: '', vehicle_number: '', driverRating: 0, fleetadmin: null } }) },
-  { name: 'arrive', path: 'arrive', payload: {}, action: () => ({ type: 'arrive' }) },
-  { name: 'start', path: 'start', payload: {}, action: () => ({ type: 'start' }) },
-  { name: 'reach', path: 'reach', payload: {}, action: () => ({ type: 'reach' }) },
-  { name: 'pay cash', path: 'pay', payload: { payment_mode: 'cash' }, action: () => ({ type: 'pay', payment_mode: 'cash' }) },
-  { name: 'pay wallet', path: 'pay', payload: { payment_mode: 'wallet' }, action: () => ({ type: 'pay', payment_mode: 'wallet' }) },
-  { name: 'complete', path: 'complete', payload: { rating: 5 }, action: () => ({ type: 'complete', rating: 5 }) },
-  { name: 'cancel', path: 'cancel', payload: { reason: 'Changed plans' }, action: () => ({ type: 'cancel', reason: 'Changed plans' }) },
+  { name: 'accept', path: 'accept', payload: () => ({}), action: (driver) => ({ type: 'accept', driver: { uid: driver.id, queue: false, driver_name: '', driver_image: '', driver_contact: '', driver_token: '', vehicle_number: '', driverRating: 0, fleetadmin: null } }) },
+  { name: 'arrive', path: 'arrive', payload: () => ({}), action: () => ({ type: 'arrive' }) },
+  { name: 'start', path: 'start', payload: () => ({}), action: () => ({ type: 'start' }) },
+  { name: 'reach', path: 'reach', payload: () => ({}), action: () => ({ type: 'reach' }) },
+  { name: 'pay cash', path: 'pay', payload: () => ({ payment_mode: 'cash' }), action: () => ({ type: 'pay', payment_mode: 'cash' }) },
+  { name: 'pay wallet', path: 'pay', payload: () => ({ payment_mode: 'wallet' }), action: () => ({ type: 'pay', payment_mode: 'wallet' }) },
+  { name: 'complete', path: 'complete', payload: () => ({ rating: 5 }), action: () => ({ type: 'complete', rating: 5 }) },
+  {
+    name: 'assign',
+    path: 'assign',
+    payload: (people) => ({ driver: people.otherDriver?.id }),
+    action: (_driver, people) => ({ type: 'assign', driver: { uid: people.otherDriver?.id ?? '', usertype: 'driver', approved: true, carType: 'Sedan' } }),
+  },
+  { name: 'cancel', path: 'cancel', payload: () => ({ reason: 'Changed plans' }), action: () => ({ type: 'cancel', reason: 'Changed plans' }) },
 ];
 
 describe.each(ENGINES)('every step from every status by every role on %s (issue 4: allowed once, else 4xx and unchanged)', (engine) => {
@@ -29,6 +35,8 @@ describe.each(ENGINES)('every step from every status by every role on %s (issue 
 
   beforeAll(async () => {
     t = await createTestApp(engine);
+    // autoDispatch off, so that admin assignment is one of the steps under test.
+    await t.setSettings({ autoDispatch: false });
     const admin = await t.makeUser('admin');
     await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: sedan });
     const rider = await t.makeUser('rider');
@@ -69,10 +77,10 @@ describe.each(ENGINES)('every step from every status by every role on %s (issue 
           const expected = planTransition(
             { status, customer: booking.customer, driver: booking.driver, requestedDrivers: booking.requestedDrivers, carType: booking.carType, prepaid: false, payment_mode: booking.paymentMode as PaymentMode, otp: false, startTime: booking.tripStartTime },
             actor,
-            call.action(people.driver!),
-            { at: t.clock.now, autoDispatch: true },
+            call.action(people.driver!, people),
+            { at: t.clock.now, autoDispatch: false },
           );
-          const response = await t.request({ method: 'POST', url: `/api/bookings/${booking.id}/${call.path}`, as: person, payload: call.payload });
+          const response = await t.request({ method: 'POST', url: `/api/bookings/${booking.id}/${call.path}`, as: person, payload: call.payload(people) });
           const after = (await t.db.select().from(bookings).where(eq(bookings.id, booking.id)))[0];
           const label = `${call.name} by ${who} from ${status}`;
           if (expected.ok) {
