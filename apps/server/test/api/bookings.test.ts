@@ -4,11 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, outbox, tracking, users, walletEntries } from '../../src/db/schema';
 import { offlineMaps } from '../../src/providers/maps/offline';
 import type { UserRow } from '../../src/modules/users/accounts';
+import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, reload, type TestApp } from '../harness';
 
-const sedan = { name: 'Sedan', base_fare: 2.5, rate_per_unit_distance: 1.2, rate_per_hour: 18, min_fare: 5, convenience_fees: 10, convenience_fee_type: 'percentage' as const, cancelSlab: [{ minsDelayed: 2, amount: 3 }] };
-const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
-const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
 
 describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engine) => {
   let t: TestApp;
@@ -31,7 +29,7 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
   beforeAll(async () => {
     t = await createTestApp(engine);
     admin = await t.makeUser('admin');
-    await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: sedan });
+    await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: { ...sedan, cancelSlab: [{ minsDelayed: 2, amount: 3 }] } });
     const route = await offlineMaps().route([pickup, drop]);
     expectedFare = fareFor(sedan, { distance: route?.distanceKm ?? 0, duration: route?.durationSeconds ?? 0 });
   });

@@ -2,10 +2,10 @@ import { MESSAGE_KEYS } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, users, walletEntries } from '../../src/db/schema';
+import { sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, reload, type TestApp } from '../harness';
 import type { UserRow } from '../../src/modules/users/accounts';
 
-const sedan = { name: 'Sedan', base_fare: 2.5, rate_per_unit_distance: 1.2, rate_per_hour: 18, min_fare: 5, convenience_fees: 10, convenience_fee_type: 'percentage' };
 const promo = { promo_name: 'save5', promo_discount_type: 'flat', promo_discount_value: 5, promo_validity: Date.UTC(2027, 0, 1), promo_usage_limit: 10 };
 
 describe.each(ENGINES)('the admin catalogue on %s (spec sections 2, 3, 5, 6)', (engine) => {

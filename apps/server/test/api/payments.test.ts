@@ -3,11 +3,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, users, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
+import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 
-const sedan = { name: 'Sedan', base_fare: 2.5, rate_per_unit_distance: 1.2, rate_per_hour: 18, min_fare: 5, convenience_fees: 10, convenience_fee_type: 'percentage' };
-const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
-const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
 
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 const FORM = { 'content-type': 'application/x-www-form-urlencoded' };

@@ -1,5 +1,5 @@
 import type { Estimate } from '@rideway/contract';
-import { fareForMinor, fieldOf, fromMinor, isLatLng, kmInUnit, textOf, type FareExtras } from '@rideway/domain';
+import { fareForMinor, fieldOf, fromMinor, isLatLng, kmInUnit, textOf, type FareExtras, type Place } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
@@ -8,10 +8,9 @@ import { AppError } from '../../http/app-error';
 import { toApiCarType } from '../cartypes/service';
 import { getSettings } from '../settings/service';
 
-export type PlaceInput = { lat: number; lng: number; add: string };
 export type EstimateResult = Estimate & { polylinePoints: string; carType: ReturnType<typeof toApiCarType>; extras: FareExtras; parcelTypeIndex?: number; optionIndex?: number };
 
-export function placeOf(value: unknown, field: string): PlaceInput {
+export function placeOf(value: unknown, field: string): Place {
   const add = textOf(fieldOf(value, 'add'), 300)?.trim();
   if (!isLatLng(value) || !add) throw new AppError('select_proper', field);
   return { lat: value.lat, lng: value.lng, add };

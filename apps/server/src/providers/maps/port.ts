@@ -1,7 +1,8 @@
-import type { LatLng } from '@rideway/domain';
+import type { LatLng, Place } from '@rideway/domain';
+
+export type { Place };
 
 export type PlaceSuggestion = { place_id: string; description: string };
-export type Place = LatLng & { add: string };
 export type Route = {
   /** Road distance in km. */
   distanceKm: number;
