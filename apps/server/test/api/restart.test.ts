@@ -39,4 +39,21 @@ describe('the embedded database keeps its data across a restart', () => {
     expect(drivers.json().users).toHaveLength(5);
     await second.stop();
   });
+
+  it('creates the bootstrap admin on an empty database, and no demo data with DEMO_DATA=0', async () => {
+    const emptyDir = mkdtempSync(join(tmpdir(), 'rideway-bootstrap-'));
+    try {
+      const config = loadConfig({ DATA_DIR: emptyDir, DEMO_DATA: '0', BOOTSTRAP_ADMIN_EMAIL: 'Boss@Example.com', BOOTSTRAP_ADMIN_PASSWORD: 'boss123', LOG_LEVEL: 'silent' });
+      const database = await openDatabase({ dataDir: emptyDir });
+      expect(await prepareDatabase(database.db, config)).toEqual([]);
+      const app = await buildApp({ config, db: database.db, storage: memoryStorage(), logger: false });
+      const login = await app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'boss@example.com', password: 'boss123' } });
+      expect(login.json().user).toMatchObject({ usertype: 'admin', email: 'boss@example.com' });
+      expect((await app.inject({ method: 'GET', url: '/api/cartypes' })).json().cartypes).toEqual([]);
+      await app.close();
+      await database.close();
+    } finally {
+      rmSync(emptyDir, { recursive: true, force: true });
+    }
+  });
 });
