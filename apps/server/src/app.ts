@@ -34,7 +34,6 @@ import type { MapsPort } from './providers/maps/port';
 import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
 
-export { AppError } from './http/app-error';
 
 export type AppOptions = {
   config: Config;

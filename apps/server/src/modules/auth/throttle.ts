@@ -2,7 +2,7 @@
  * Security-critical: 10 failed sign-ins within 15 minutes, for one account or from one address,
  * lock further attempts with 429 and Retry-After until the oldest of those failures ages out.
  */
-import { and, eq, gt, lt, or, sql } from 'drizzle-orm';
+import { and, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { loginFailures } from '../../db/schema';
 import { AppError } from '../../http/app-error';
@@ -36,4 +36,4 @@ export async function recordFailure(db: Db, key: { account: string; address: str
 }
 
 export const clearFailures = (db: Db, account: string) =>
-  db.delete(loginFailures).where(or(eq(loginFailures.accountKey, account)));
+  db.delete(loginFailures).where(eq(loginFailures.accountKey, account));

@@ -83,7 +83,7 @@ export async function createBooking(ctx: AppContext, actor: Actor, input: unknow
   if (!isPaymentMode(paymentValue)) throw new AppError('payment_mode_invalid', 'payment_mode');
   const customer = form.customer ? await findUser(ctx.db, form.customer) : actor.user;
   if (customer?.usertype !== 'rider') throw new AppError('select_proper', 'customer');
-  const estimate = await estimateTrip(ctx, { pickup: form.pickup, drop: form.drop, carType: form.carType, parcelTypeIndex: fieldOf(input, 'parcelTypeIndex'), optionIndex: fieldOf(input, 'optionIndex') });
+  const estimate = await estimateTrip(ctx, { pickup: form.pickup, drop: form.drop, carType: form.carType, parcelTypeIndex: fieldOf(input, 'parcelTypeIndex'), optionIndex: fieldOf(input, 'optionIndex') }, settings);
   const promoName = fieldOf(input, 'promo');
   if (promoName !== undefined && promoName !== '' && !textOf(promoName, 50)) throw new AppError('promo_not_found', 'promo');
 

@@ -1,4 +1,4 @@
-import type { Estimate } from '@rideway/contract';
+import type { Estimate, Settings } from '@rideway/contract';
 import { fareForMinor, fieldOf, fromMinor, isLatLng, kmInUnit, textOf, type FareExtras, type Place } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -34,11 +34,11 @@ function indexOf(value: unknown, length: number, field: string): number | undefi
  * is in km, or miles when convert_to_mile; duration in seconds. In delivery mode the chosen
  * parcel type and option are added.
  */
-export async function estimateTrip(ctx: AppContext, input: unknown): Promise<EstimateResult> {
+export async function estimateTrip(ctx: AppContext, input: unknown, settingsInForce?: Settings): Promise<EstimateResult> {
   const pickup = placeOf(fieldOf(input, 'pickup'), 'pickup');
   const drop = placeOf(fieldOf(input, 'drop'), 'drop');
   const carType = await carTypeNamed(ctx.db, fieldOf(input, 'carType'));
-  const settings = await getSettings(ctx.db);
+  const settings = settingsInForce ?? (await getSettings(ctx.db));
   const delivery = settings.appcat === 'delivery';
   const parcelTypeIndex = delivery ? indexOf(fieldOf(input, 'parcelTypeIndex'), carType.parcelTypes.length, 'parcelTypeIndex') : undefined;
   const optionIndex = delivery ? indexOf(fieldOf(input, 'optionIndex'), carType.options.length, 'optionIndex') : undefined;

@@ -65,7 +65,7 @@ async function finalFare(ctx: AppContext, tx: Tx, row: BookingRow, convertToMile
 }
 
 /** The step, or a function of the transaction that reads what the step needs (accept reads the driver). */
-export type StepInput = { action: BookingAction | ((tx: Tx) => Promise<BookingAction>); actor: Actor; id: string };
+export type StepInput = { action: BookingAction | ((tx: Tx, booking: BookingRow) => Promise<BookingAction>); actor: Actor; id: string };
 
 /**
  * Runs one section 4 step as one transaction: the booking row is locked, the domain plans the
@@ -81,7 +81,7 @@ export async function runStepIn(ctx: AppContext, tx: Tx, { action: step, actor, 
   const settings = await getSettings(tx);
   const now = ctx.now();
   const row = await lockBooking(tx, actor, id);
-  const action = typeof step === 'function' ? await step(tx) : step;
+  const action = typeof step === 'function' ? await step(tx, row) : step;
   const plan = unwrap(planTransition(facts(row), { usertype: actor.usertype, uid: actor.uid }, action, { at: now, autoDispatch: settings.autoDispatch }));
   const set: Partial<typeof bookings.$inferInsert> = { status: plan.to, updatedAt: now };
   const p = plan.set;

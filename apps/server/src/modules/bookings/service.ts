@@ -1,5 +1,5 @@
 import { fieldOf, isPaymentMode } from '@rideway/domain';
-import { desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { bookings } from '../../db/schema';
 import type { Actor } from '../../http/actor';
@@ -23,8 +23,8 @@ export async function getBooking(ctx: AppContext, actor: Actor, id: string) {
 
 /** GET /api/driver/tasks: the NEW bookings that request this driver (section 6). */
 export async function driverTasks(ctx: AppContext, actor: Actor) {
-  const rows = await ctx.db.select().from(bookings).where(scopeOf(actor)).orderBy(desc(bookings.bookingDate)).limit(100);
-  return rows.filter((row) => row.status === 'NEW').map((row) => view(row, actor));
+  const rows = await ctx.db.select().from(bookings).where(and(scopeOf(actor), eq(bookings.status, 'NEW'))).orderBy(desc(bookings.bookingDate)).limit(100);
+  return rows.map((row) => view(row, actor));
 }
 
 const step = async (ctx: AppContext, actor: Actor, id: string, action: Parameters<typeof runStep>[1]['action']) =>
@@ -55,10 +55,8 @@ export async function payBooking(ctx: AppContext, actor: Actor, id: string, inpu
   if (!isPaymentMode(mode)) throw new AppError('payment_mode_invalid', 'payment_mode');
   // A rider's card payment goes through the provider: the answer is the form to post there.
   if (actor.usertype === 'rider' && mode === 'card') return cardPaymentForm(ctx, actor, id);
-  return step(ctx, actor, id, async (tx) => {
-    if (actor.usertype !== 'driver') return { type: 'pay', payment_mode: mode };
-    const row = (await tx.select().from(bookings).where(eq(bookings.id, id)).limit(1))[0];
-    const handsOver = row !== undefined && !row.prepaid && row.paymentMode === 'card' && mode === 'card';
-    return handsOver ? { type: 'awaitPayment' } : { type: 'pay', payment_mode: mode };
+  return step(ctx, actor, id, (_tx, booking) => {
+    const handsOver = actor.usertype === 'driver' && !booking.prepaid && booking.paymentMode === 'card' && mode === 'card';
+    return Promise.resolve(handsOver ? { type: 'awaitPayment' } : { type: 'pay', payment_mode: mode });
   });
 }

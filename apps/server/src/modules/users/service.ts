@@ -1,6 +1,7 @@
 import {
   canManageUser,
   fieldOf,
+  maskContactForDemo,
   isStandardEmail,
   userTypesAddableBy,
   validateMobile,
@@ -22,7 +23,7 @@ import { revokeAllSessions } from '../auth/sessions';
 import { assertNotDemoMode, getSettings } from '../settings/service';
 import { balanceMinor, balancesMinor } from '../wallet/ledger';
 import { assertContactsFree, findUser, insertAccount, type UserRow } from './accounts';
-import { maskedForDemo, toApiUser } from './view';
+import { toApiUser } from './view';
 
 export async function userView(db: Db | Tx, row: UserRow) {
   const addresses = await db.select().from(savedAddresses).where(eq(savedAddresses.uid, row.id)).orderBy(desc(savedAddresses.count));
@@ -70,7 +71,8 @@ export async function listUsers(ctx: AppContext, actor: Actor, usertype: unknown
   const balances = await balancesMinor(ctx.db, rows.map((row) => row.id));
   const settings = await getSettings(ctx.db);
   const views = rows.map((row) => toApiUser(row, { walletBalanceMinor: balances.get(row.id) ?? 0 }));
-  return views.map((view) => maskedForDemo(view, settings));
+  // Section 6: in demo mode an admin list shows 'Hidden for Demo' and 'Hidden'.
+  return views.map((view) => maskContactForDemo(view, settings));
 }
 
 async function assertCarType(db: Db | Tx, name: string | undefined): Promise<void> {

@@ -1,5 +1,5 @@
 import type { User } from '@rideway/contract';
-import { fromMinor, maskContactForDemo, type UserType } from '@rideway/domain';
+import { fromMinor, type UserType } from '@rideway/domain';
 import type { users } from '../../db/schema';
 
 type UserRow = typeof users.$inferSelect;
@@ -40,7 +40,3 @@ export function toApiUser(row: UserRow, extra: { walletBalanceMinor: number; sav
     savedAddresses: extra.savedAddresses ?? [],
   };
 }
-
-/** Section 6: in demo mode an admin list shows 'Hidden for Demo' and 'Hidden'. */
-export const maskedForDemo = (user: User, settings: { AllowCriticalEditsAdmin: boolean }): User =>
-  maskContactForDemo(user, settings);

@@ -18,6 +18,7 @@ const normalise = (text: string): string =>
   text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 let gazetteer: GazetteerEntry[] | undefined;
+let byId: Map<string, GazetteerEntry> | undefined;
 
 /** The demo city's places, then the world's cities (135,000, loaded on first use). */
 function entries(): GazetteerEntry[] {
@@ -39,6 +40,7 @@ function entries(): GazetteerEntry[] {
     population: city.population,
   }));
   gazetteer = [...demo, ...world.sort((a, b) => b.population - a.population)];
+  byId = new Map(gazetteer.map((entry) => [entry.id, entry]));
   return gazetteer;
 }
 
@@ -89,7 +91,8 @@ export function offlineMaps(): MapsPort {
         const point = parseLatLng(placeId.slice('latlng:'.length));
         return Promise.resolve(point ? ({ ...point, add: `${point.lat}, ${point.lng}` } satisfies Place) : undefined);
       }
-      const entry = entries().find((candidate) => candidate.id === placeId);
+      entries();
+      const entry = byId?.get(placeId);
       return Promise.resolve(entry ? { lat: entry.lat, lng: entry.lng, add: entry.name } : undefined);
     },
     reverseGeocode(point) {
