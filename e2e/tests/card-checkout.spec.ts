@@ -22,8 +22,10 @@ async function pendingCardTrip(request: APIRequestContext) {
     expect((await request.post(`/api/bookings/${booking.id}/${step}`, { headers: driver, data: {} })).status(), step).toBe(200);
   }
   const handOver = await request.post(`/api/bookings/${booking.id}/pay`, { headers: driver, data: { payment_mode: 'card' } });
-  expect((await handOver.json()).status).toBe('PENDING');
-  return { rider, booking };
+  // Section 4: REACHED recomputed the fare from the tracked trip; the rider pays that.
+  const pending = await handOver.json();
+  expect(pending.status).toBe('PENDING');
+  return { rider, booking: pending as { id: string; customer_paid: number } };
 }
 
 for (const width of [375, 1280]) {

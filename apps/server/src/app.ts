@@ -33,6 +33,21 @@ import { offlineMaps } from './providers/maps/offline';
 import type { MapsPort } from './providers/maps/port';
 import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
+import { startBackground } from './jobs/background';
+import { chatRoutes } from './modules/chat/routes';
+import { jobHandlers } from './jobs/handlers';
+import { presenceRoutes } from './modules/presence/routes';
+import { flushPositions, warmIndex } from './modules/presence/service';
+import { trackingRoutes } from './modules/tracking/routes';
+import { registerGateway, registerWebSocket } from './realtime/gateway';
+import { createLiveLayer } from './realtime/live';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The services' context, for tests and the process entry point. */
+    ctx: AppContext;
+  }
+}
 
 
 export type AppOptions = {
@@ -41,6 +56,8 @@ export type AppOptions = {
   storage: FileStorage;
   /** The maps adapter; the offline one by default. */
   maps?: MapsPort;
+  /** Run the timers (job runner, event relay poll, position writes, silent-driver sweep); tests drive them by hand. */
+  background?: boolean;
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
 };
@@ -53,7 +70,7 @@ const clientStatus = (error: unknown): number | undefined => {
 };
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
-  const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, maps: options.maps ?? offlineMaps(), now: options.now ?? Date.now };
+  const now = options.now ?? Date.now;
   const app = Fastify({
     logger: options.logger ?? { level: options.config.LOG_LEVEL },
     // Licence images arrive as data URLs inside JSON.
@@ -71,6 +88,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       route.schema = { ...describeAccess(route.url, access), ...route.schema };
     }
   });
+
+  const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); } });
+  const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, maps: options.maps ?? offlineMaps(), now, live };
+  app.decorate('ctx', ctx);
 
   await app.register(fastifyHelmet, { global: true });
   await app.register(fastifyCookie);
@@ -90,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
+  await registerWebSocket(app);
   registerActorHook(app, ctx);
   registerNulGuard(app);
 
@@ -114,9 +136,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     return reply.type('text/html; charset=utf-8').send(statusPage(settings.appName, Math.round(process.uptime())));
   });
 
-  for (const routes of [authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+  // A change that committed may have written events: they leave now rather than at the next poll.
+  app.addHook('onResponse', (request, _reply, done) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') ctx.live.relay.kick();
+    done();
+  });
+  registerGateway(app, ctx);
+
+  for (const routes of [presenceRoutes, chatRoutes, trackingRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     routes(app, ctx);
   }
   await paymentRoutes(app, ctx);
+
+  if (ctx.live.geo.kind === 'memory') await warmIndex(ctx);
+  const timers = options.background === false ? [] : startBackground(ctx, jobHandlers(ctx), (error) => { app.log.error({ err: error }, 'background work failed'); });
+  app.addHook('onClose', async () => {
+    for (const timer of timers) clearInterval(timer);
+    await flushPositions(ctx);
+    await ctx.live.close();
+  });
   return app;
 }

@@ -3,7 +3,23 @@ import { loadConfig } from './config';
 
 describe('configuration', () => {
   it('runs with no environment at all, on embedded defaults', () => {
-    expect(loadConfig({})).toEqual({ PORT: 3000, HOST: '127.0.0.1', DATA_DIR: './data', DEMO_DATA: true, TRUST_PROXY: false, MAIL_FROM: 'Rideway <no-reply@rideway.local>', LOG_LEVEL: 'info' });
+    expect(loadConfig({})).toEqual({
+      PORT: 3000,
+      HOST: '127.0.0.1',
+      DATA_DIR: './data',
+      DEMO_DATA: true,
+      TRUST_PROXY: false,
+      MAIL_FROM: 'Rideway <no-reply@rideway.local>',
+      LOG_LEVEL: 'info',
+      REDIS_PREFIX: 'rideway',
+      DRIVER_TIMEOUT_S: 300,
+      OFFER_BATCH_SIZE: 3,
+      OFFER_TIMEOUT_S: 20,
+      NO_TAKER_CANCEL_S: 300,
+      BOOK_LATER_DISPATCH_AHEAD_S: 600,
+      WS_HEARTBEAT_S: 30,
+      VAPID_SUBJECT: 'mailto:admin@rideway.local',
+    });
   });
 
   it('reads every variable', () => {

@@ -37,6 +37,24 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Rideway <no-reply@rideway.local>'),
   /** Signs the embedded test payment provider's confirmations; random per start when unset. */
   PAYMENT_SECRET: z.string().min(16).optional(),
+  /** Keys in Redis start with this, so several deployments (or test runs) can share one server. */
+  REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('rideway'),
+  /** A driver who reports no position for this long drops out of availability (0: never). */
+  DRIVER_TIMEOUT_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** How many of the nearest drivers each round of offers goes to. */
+  OFFER_BATCH_SIZE: z.coerce.number().int().min(1).max(50).default(3),
+  /** How long a round of offers waits for an accept before the next nearest drivers are asked. */
+  OFFER_TIMEOUT_S: z.coerce.number().int().min(1).max(3600).default(20),
+  /** A NEW booking nobody took is cancelled this long after its search started (or its tripdate). */
+  NO_TAKER_CANCEL_S: z.coerce.number().int().min(10).max(86_400).default(300),
+  /** A book-later booking's search starts this long before its tripdate. */
+  BOOK_LATER_DISPATCH_AHEAD_S: z.coerce.number().int().min(0).max(86_400).default(600),
+  /** Seconds between WebSocket pings; a client that misses one is dropped. */
+  WS_HEARTBEAT_S: z.coerce.number().int().min(1).max(600).default(30),
+  /** Web Push (VAPID) keys; generated once and kept in the database when unset. */
+  VAPID_PUBLIC_KEY: z.string().min(20).optional(),
+  VAPID_PRIVATE_KEY: z.string().min(20).optional(),
+  VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/).default('mailto:admin@rideway.local'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type Config = z.infer<typeof configSchema>;

@@ -2,6 +2,7 @@ import type { Config } from './config';
 import type { Db } from './db/client';
 import type { MapsPort } from './providers/maps/port';
 import type { FileStorage } from './providers/storage';
+import type { LiveLayer } from './realtime/live';
 
 /** What every service gets: the database, the configuration, the clock and the ports. */
 export type AppContext = {
@@ -11,4 +12,5 @@ export type AppContext = {
   now: () => number;
   storage: FileStorage;
   maps: MapsPort;
+  live: LiveLayer;
 };

@@ -21,7 +21,8 @@ const base = `http://127.0.0.1:${port}`;
 function startServer(databaseUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
     cwd: join(import.meta.dirname, '..'),
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent' },
+    // Every demo driver gets each offer, so both streams' drivers can always accept.
+    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', OFFER_BATCH_SIZE: '5', DRIVER_TIMEOUT_S: '0' },
     stdio: 'ignore',
   });
 }

@@ -13,6 +13,9 @@ import { DEFAULT_SETTINGS } from '../src/modules/settings/defaults';
 import { saveSettings } from '../src/modules/settings/service';
 import { insertAccount, type UserRow } from '../src/modules/users/accounts';
 import { memoryStorage } from '../src/providers/storage';
+import { runDueJobs } from '../src/jobs/runner';
+import { jobHandlers } from '../src/jobs/handlers';
+import { openLive, type LiveClient } from './live-client';
 import type { Settings } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 
@@ -62,8 +65,17 @@ export type TestApp = {
   makeUser: (usertype: UserType, extra?: Partial<Parameters<typeof insertAccount>[1]>) => Promise<UserRow>;
   tokenOf: (user: UserRow) => Promise<string>;
   setSettings: (changes: Partial<Settings>) => Promise<void>;
+  /** A driver goes online and reports a position through the API, as the driver app does. */
+  goOnline: (driver: UserRow, position?: { lat: number; lng: number }) => Promise<void>;
+  /** A WebSocket to /api/ws signed in as the user (the server starts listening on first use). */
+  live: (user: UserRow) => Promise<LiveClient>;
+  /** Runs the jobs due at the test clock's time, and delivers the events they wrote. */
+  runJobs: () => Promise<{ done: number; failed: number }>;
   close: () => Promise<void>;
 };
+
+/** Near the fixtures' pickup at King's Cross. */
+export const NEAR_PICKUP = { lat: 51.531, lng: -0.124 };
 
 let sequence = 0;
 
@@ -73,8 +85,11 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
   const clock = { now: Date.UTC(2026, 10, 22, 10, 0, 0) };
   await installLanguages(database.db);
   await saveSettings(database.db, DEFAULT_SETTINGS);
-  const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false });
+  const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false, background: false });
+  const jobs = jobHandlers(app.ctx);
   const tokens = new Map<string, string>();
+  let listening: Promise<string> | undefined;
+  const clients: LiveClient[] = [];
 
   const tokenOf = async (user: UserRow): Promise<string> => {
     const known = tokens.get(user.id);
@@ -128,11 +143,49 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
     async setSettings(changes) {
       await saveSettings(database.db, { ...DEFAULT_SETTINGS, ...changes });
     },
+    async goOnline(driver, position = NEAR_PICKUP) {
+      const token = await tokenOf(driver);
+      const headers = { authorization: `Bearer ${token}` };
+      const status = await app.inject({ method: 'PATCH', url: '/api/driver/status', headers, payload: { driverActiveStatus: true } });
+      const located = await app.inject({ method: 'POST', url: '/api/driver/location', headers, payload: position });
+      if (status.statusCode !== 200 || located.statusCode !== 200) throw new Error(`driver could not go online: ${status.body} ${located.body}`);
+    },
+    async live(user) {
+      listening ??= app.listen({ port: 0, host: '127.0.0.1' });
+      const address = await listening;
+      const client = await openLive(`${address.replace('http', 'ws')}/api/ws`, await tokenOf(user));
+      clients.push(client);
+      return client;
+    },
+    async runJobs() {
+      const result = await runDueJobs(database.db, jobs, clock.now);
+      await app.ctx.live.relay.drain();
+      return result;
+    },
     async close() {
+      for (const client of clients) await client.close();
       await app.close();
       await drop();
     },
   };
+}
+
+/**
+ * The driver runs an accepted trip: arrives, starts, drives along `route` reporting its position
+ * (section 4 tracks it while STARTED) and reaches the last point. Answers the REACHED booking.
+ */
+export async function driveTrip(t: TestApp, driver: UserRow, id: string, route: { lat: number; lng: number }[]) {
+  for (const step of ['arrive', 'start']) {
+    const response = await t.request({ method: 'POST', url: `/api/bookings/${id}/${step}`, as: driver, payload: {} });
+    if (response.statusCode !== 200) throw new Error(`${step}: ${response.body}`);
+  }
+  for (const point of route) {
+    t.advance(60_000);
+    await t.request({ method: 'POST', url: '/api/driver/location', as: driver, payload: { lat: point.lat, lng: point.lng } });
+  }
+  const reached = await t.request({ method: 'POST', url: `/api/bookings/${id}/reach`, as: driver, payload: {} });
+  if (reached.statusCode !== 200) throw new Error(`reach: ${reached.body}`);
+  return reached.json<{ id: string; status: string; trip_cost: number; customer_paid: number; driver_share: number; convenience_fees: number; distance: number; total_trip_time: number; drop: { lat: number; lng: number; add: string } }>();
 }
 
 /** Re-reads a user row (after the API changed it). */

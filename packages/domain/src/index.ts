@@ -26,3 +26,5 @@ export * from './validation/settings';
 export * from './validation/wallet';
 export * from './validation/booking-form';
 export * from './validation/notification';
+export * from './dispatch';
+export * from './topics';

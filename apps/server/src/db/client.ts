@@ -47,3 +47,9 @@ export async function openDatabase(options: {
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
 }
+
+/** The rows of a raw `execute` result: both engines answer `{ rows }`. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (typeof result === 'object' && result !== null && 'rows' in result && Array.isArray(result.rows)) return result.rows as T[];
+  return [];
+}

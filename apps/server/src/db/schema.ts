@@ -270,6 +270,10 @@ export const bookings = pgTable(
     pickupImage: text('pickup_image'),
     deliverImage: text('deliver_image'),
     requestedDrivers: jsonb('requested_drivers').$type<Record<string, true>>().notNull().default({}),
+    /** Drivers already asked in this booking's search (issue 5 dispatch in batches). */
+    offeredDrivers: jsonb('offered_drivers').$type<string[]>().notNull().default([]),
+    /** The current round of offers; a round's timeout job acts only if it is still current. */
+    dispatchRound: integer('dispatch_round').notNull().default(0),
     delivery: jsonb('delivery').$type<Record<string, unknown>>(),
     updatedAt: ms('updated_at').notNull(),
   },
@@ -384,8 +388,14 @@ export const outbox = pgTable(
     lastError: text('last_error'),
     /** When a failed delivery may be tried again. */
     nextAttemptAt: ms('next_attempt_at'),
+    /** Events only: their place in the one ordered stream clients resume from (issue 5). */
+    seq: bigint('seq', { mode: 'number' }),
   },
-  (t) => [index('outbox_pending_idx').on(t.channel, t.deliveredAt)],
+  (t) => [
+    index('outbox_pending_idx').on(t.channel, t.deliveredAt),
+    uniqueIndex('outbox_event_seq_key').on(t.seq),
+    index('outbox_event_topic_idx').on(t.recipient, t.seq).where(sql`${t.channel} = 'event'`),
+  ],
 );
 
 /** Durable scheduled work (book-later dispatch, retries). */
@@ -398,7 +408,31 @@ export const jobs = pgTable(
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
     lockedUntil: ms('locked_until'),
     attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
     doneAt: ms('done_at'),
   },
   (t) => [index('jobs_due_idx').on(t.doneAt, t.runAt)],
 );
+
+/** Devices that take push messages: browsers by Web Push, phones by their platform's token. */
+export const pushSubscriptions = pgTable(
+  'push_subscriptions',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    /** webpush, fcm or apns. */
+    kind: text('kind').notNull(),
+    /** The Web Push endpoint, or the phone's token. */
+    endpoint: text('endpoint').notNull(),
+    keys: jsonb('keys').$type<{ p256dh: string; auth: string }>(),
+    platform: text('platform'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint), index('push_subscriptions_uid_idx').on(t.uid)],
+);
+
+/** Keys the server makes for itself once (the Web Push VAPID pair), shared by every process. */
+export const serverSecrets = pgTable('server_secrets', {
+  name: text('name').primaryKey(),
+  value: jsonb('value').$type<Record<string, string>>().notNull(),
+});

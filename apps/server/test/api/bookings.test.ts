@@ -1,11 +1,11 @@
 import { fareFor, fareForMinor, fromMinor, settlePayment, toMinor } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, outbox, tracking, users, walletEntries } from '../../src/db/schema';
+import { bookings, outbox, tracking, walletEntries } from '../../src/db/schema';
 import { offlineMaps } from '../../src/providers/maps/offline';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { drop, pickup, sedan } from '../fixtures';
-import { codeOf, createTestApp, ENGINES, reload, type TestApp } from '../harness';
+import { codeOf, createTestApp, driveTrip, ENGINES, NEAR_PICKUP, reload, type TestApp } from '../harness';
 
 
 describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engine) => {
@@ -13,9 +13,9 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
   let admin: UserRow;
   let expectedFare: ReturnType<typeof fareFor>;
 
-  const onlineDriver = async (extra: Partial<UserRow> = {}) => {
+  const onlineDriver = async () => {
     const driver = await t.makeUser('driver', { carType: 'Sedan', vehicleNumber: 'AB12 CDE' });
-    await t.db.update(users).set({ driverActiveStatus: true, locationLat: 51.531, locationLng: -0.124, locationAt: t.clock.now, ...extra }).where(eq(users.id, driver.id));
+    await t.goOnline(driver);
     return driver;
   };
   const book = (rider: UserRow, extra: Record<string, unknown> = {}) => t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', ...extra } });
@@ -52,13 +52,17 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
     const accepted = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: driver });
     expect(accepted.json()).toMatchObject({ status: 'ACCEPTED', driver: driver.id, vehicle_number: 'AB12 CDE' });
     expect((await reload(t, driver))?.queue).toBe(true);
-    for (const step of ['arrive', 'start', 'reach']) {
-      expect((await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} })).statusCode, step).toBe(200);
-    }
+    // The driver drives to the drop: section 4 recomputes the fare from the tracked points.
+    const reached = await driveTrip(t, driver, b.id, [drop]);
+    const tracked = (await t.request({ method: 'GET', url: `/api/bookings/${b.id}/tracking`, as: rider })).json().tracking as { status: string; lat: number; lng: number }[];
+    expect(tracked.map((p) => [p.status, p.lat, p.lng])).toEqual([['STARTED', NEAR_PICKUP.lat, NEAR_PICKUP.lng], ['STARTED', drop.lat, drop.lng], ['REACHED', drop.lat, drop.lng]]);
+    const route = await offlineMaps().route(tracked);
+    const finalFare = fareFor(sedan, { distance: route?.distanceKm ?? 0, duration: reached.total_trip_time });
+    expect(reached).toMatchObject({ trip_cost: finalFare.grandTotal, driver_share: finalFare.totalCost, convenience_fees: finalFare.convenience_fees });
     const paid = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: driver, payload: { payment_mode: 'cash' } });
-    expect(paid.json()).toMatchObject({ status: 'PAID', cashPaymentAmount: expectedFare.grandTotal });
+    expect(paid.json()).toMatchObject({ status: 'PAID', cashPaymentAmount: finalFare.grandTotal });
     expect((await reload(t, driver))?.queue).toBe(false);
-    const settlement = settlePayment({ trip_cost: expectedFare.grandTotal, discount: 0, driver_share: expectedFare.totalCost, payment_mode: 'cash', prepaid: false });
+    const settlement = settlePayment({ trip_cost: finalFare.grandTotal, discount: 0, driver_share: finalFare.totalCost, payment_mode: 'cash', prepaid: false });
     const net = settlement.moves.reduce((sum, m) => sum + (m.type === 'Credit' ? m.amount : -m.amount), 0);
     expect(toMinor(await balance(driver))).toBe(net);
     const done = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/complete`, as: rider, payload: { rating: 4 } });
@@ -75,17 +79,18 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
     const driver = await onlineDriver();
     const b = (await book(rider, { payment_mode: 'wallet' })).json();
     await offerTo(b.id, driver);
-    for (const step of ['accept', 'arrive', 'start', 'reach']) await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} });
+    await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: driver });
+    const reached = await driveTrip(t, driver, b.id, [drop]);
     const short = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: rider, payload: { payment_mode: 'wallet' } });
     expect([short.statusCode, codeOf(short)]).toEqual([409, 'insufficient_balance']);
     expect(await status(b.id)).toBe('REACHED');
     await t.request({ method: 'POST', url: '/api/wallet/credit', as: admin, payload: { uid: rider.id, amount: 100 } });
     const paid = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: rider, payload: { payment_mode: 'wallet' } });
-    expect(paid.json()).toMatchObject({ status: 'PAID', usedWalletMoney: expectedFare.grandTotal });
-    expect(toMinor(await balance(rider))).toBe(10000 - toMinor(expectedFare.grandTotal));
-    expect(toMinor(await balance(driver))).toBe(toMinor(expectedFare.totalCost));
+    expect(paid.json()).toMatchObject({ status: 'PAID', usedWalletMoney: reached.trip_cost });
+    expect(toMinor(await balance(rider))).toBe(10000 - toMinor(reached.trip_cost));
+    expect(toMinor(await balance(driver))).toBe(toMinor(reached.driver_share));
     const ledger = await t.db.select().from(walletEntries).where(eq(walletEntries.bookingId, b.id));
-    expect(ledger.reduce((sum, e) => sum + e.amountMinor, 0)).toBe(toMinor(expectedFare.totalCost) - toMinor(expectedFare.grandTotal));
+    expect(ledger.reduce((sum, e) => sum + e.amountMinor, 0)).toBe(toMinor(reached.driver_share) - toMinor(reached.trip_cost));
   });
 
   it('refuses steps out of order or by the wrong person with a 4xx, leaving the booking unchanged', async () => {
@@ -220,12 +225,13 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
     const driver = await onlineDriver();
     const b = (await book(rider)).json();
     await offerTo(b.id, driver);
-    for (const step of ['accept', 'arrive', 'start']) await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} });
+    await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: driver });
     // The driver went by Trafalgar Square and stopped at the London Eye instead.
-    const points = [pickup, { lat: 51.508, lng: -0.1281 }, { lat: 51.5033, lng: -0.1196 }];
-    for (const [i, point] of points.entries()) await t.db.insert(tracking).values({ bookingId: b.id, at: t.clock.now + i * 60_000, status: 'STARTED', lat: point.lat, lng: point.lng });
-    t.advance(15 * 60_000);
-    const reached = (await t.request({ method: 'POST', url: `/api/bookings/${b.id}/reach`, as: driver })).json();
+    const via = [{ lat: 51.508, lng: -0.1281 }, { lat: 51.5033, lng: -0.1196 }];
+    t.advance(13 * 60_000);
+    const reached = await driveTrip(t, driver, b.id, via);
+    const points = [NEAR_PICKUP, ...via, via[1]!];
+    expect((await t.db.select().from(tracking).where(eq(tracking.bookingId, b.id)).orderBy(tracking.id)).map((p) => ({ lat: p.lat, lng: p.lng }))).toEqual(points);
     const route = await offlineMaps().route(points);
     const fare = fareForMinor(sedan, { distance: route?.distanceKm ?? 0, duration: reached.total_trip_time });
     expect(reached).toMatchObject({
@@ -236,7 +242,7 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
       driver_share: fromMinor(fare.totalCost),
       drop: { lat: 51.5033, lng: -0.1196, add: 'London Eye, London' },
     });
-    expect(reached.total_trip_time).toBe(15 * 60);
+    expect(reached.total_trip_time).toBe(2 * 60);
   });
 
   it('runs a whole delivery paid ahead from the wallet to COMPLETE; the driver is credited its share', async () => {

@@ -1,10 +1,10 @@
 import { toMinor } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookings, users, walletEntries } from '../../src/db/schema';
+import { bookings, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { drop, pickup, sedan } from '../fixtures';
-import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
+import { codeOf, createTestApp, driveTrip, ENGINES, type TestApp } from '../harness';
 
 
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
@@ -29,11 +29,14 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
   afterAll(() => t.close());
 
   async function reachedCardTrip(rider: UserRow) {
-    await t.db.update(users).set({ driverActiveStatus: true, queue: false, locationLat: 51.531, locationLng: -0.124 }).where(eq(users.id, driver.id));
-    const b = (await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card' } })).json();
+    await t.goOnline(driver);
+    const created = await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card' } });
+    expect(created.statusCode, created.body).toBe(201);
+    const b = created.json();
     await t.db.update(bookings).set({ requestedDrivers: { [driver.id]: true } }).where(eq(bookings.id, b.id));
-    for (const step of ['accept', 'arrive', 'start', 'reach']) await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} });
-    return b as { id: string; customer_paid: number; driver_share: number };
+    const accepted = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: driver, payload: {} });
+    expect(accepted.statusCode, accepted.body).toBe(200);
+    return driveTrip(t, driver, b.id, [drop]);
   }
 
   async function checkout(rider: UserRow, id: string) {
@@ -83,7 +86,11 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
     expect([wrongAmount.statusCode, codeOf(wrongAmount)]).toEqual([400, 'amount_mismatch']);
     const wrongCurrency = await t.request({ method: 'POST', url: '/api/payments/test/checkout', payload: formBody({ order_id: b.id, amount: b.customer_paid.toFixed(2), currency: 'EUR' }), headers: FORM });
     expect(codeOf(wrongCurrency)).toBe('amount_mismatch');
-    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM })).body).toContain('Payment received');
+    // The declined transaction stays declined; a new checkout pays.
+    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM })).body).toContain('Payment declined');
+    const retry = await checkout(rider, b.id);
+    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(formFields(retry.html, 'Pay')), headers: FORM })).body).toContain('Payment received');
+    expect((await t.db.select().from(bookings).where(eq(bookings.id, b.id)))[0]?.status).toBe('PAID');
   });
 
   it('another rider cannot start a payment of a booking that is not theirs', async () => {
@@ -96,7 +103,8 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
 
   it('a delivery in PAYMENT_PENDING paid by card becomes NEW and prepaid', async () => {
     await t.setSettings({ appcat: 'delivery' });
-    await t.db.update(users).set({ driverActiveStatus: true, queue: false, locationLat: 51.531, locationLng: -0.124 }).where(eq(users.id, driver.id));
+    // The earlier tests' driver is still on a trip: a free courier takes this one.
+    await t.goOnline(await t.makeUser('driver', { carType: 'Sedan' }));
     const rider = await t.makeUser('rider');
     const b = (await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card', deliveryPerson: 'Sam', deliveryPersonPhone: '5550100' } })).json();
     expect(b.status).toBe('PAYMENT_PENDING');

@@ -39,7 +39,7 @@ describe.each(ENGINES)('every step from every status by every role on %s (issue 
     await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: sedan });
     const rider = await t.makeUser('rider');
     const driver = await t.makeUser('driver', { carType: 'Sedan' });
-    await t.db.update(users).set({ driverActiveStatus: true, locationLat: 51.531, locationLng: -0.124 }).where(eq(users.id, driver.id));
+    await t.goOnline(driver);
     people = { rider, otherRider: await t.makeUser('rider'), driver, otherDriver: await t.makeUser('driver', { carType: 'Sedan' }), fleetadmin: await t.makeUser('fleetadmin'), admin };
     await t.request({ method: 'POST', url: '/api/wallet/credit', as: admin, payload: { uid: rider.id, amount: 100_000 } });
     const id = (await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan' } })).json().id as string;

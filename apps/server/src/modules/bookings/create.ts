@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import {
   bookingOtp,
   bookingReference,
-  driversWithinRadius,
   fieldOf,
   fromMinor,
   initialBookingStatus,
@@ -11,41 +10,18 @@ import {
   textOf,
   toMinor,
   validateBookingForm,
-  type DriverState,
 } from '@rideway/domain';
-import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
-import { bookings, promos, promoUses, users } from '../../db/schema';
+import { bookings, promos, promoUses } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError, unwrap } from '../../http/app-error';
-import { enqueue } from '../outbox/service';
+import { availableDriversNear, beginDispatch } from '../dispatch/service';
 import { getSettings } from '../settings/service';
 import { findUser } from '../users/accounts';
 import { estimateTrip } from './estimate';
 import type { BookingRow } from './view';
-
-/** How many of the nearest available drivers a new book-now booking is first offered to. */
-export const FIRST_OFFER_SIZE = 5;
-
-/** Section 6 availability from the database, then section 5's radius rule from the domain. */
-export async function nearbyDrivers(tx: Tx, pickup: { lat: number; lng: number }, carType: string, settings: { driverRadius: number; convert_to_mile: boolean }) {
-  const rows = await tx
-    .select()
-    .from(users)
-    .where(and(eq(users.usertype, 'driver'), eq(users.approved, true), eq(users.queue, false), eq(users.driverActiveStatus, true), eq(users.carType, carType), isNotNull(users.locationLat)));
-  const states: (DriverState & { row: typeof rows[number] })[] = rows.map((row) => ({
-    uid: row.id,
-    usertype: row.usertype,
-    approved: row.approved,
-    queue: row.queue,
-    driverActiveStatus: row.driverActiveStatus,
-    location: row.locationLat !== null && row.locationLng !== null ? { lat: row.locationLat, lng: row.locationLng } : null,
-    carType: row.carType,
-    row,
-  }));
-  return driversWithinRadius(states, { pickup, driverRadius: settings.driverRadius, convertToMile: settings.convert_to_mile, carType });
-}
 
 /** Applies a promo inside the booking's transaction: counted once per rider, never past its limit. */
 async function applyPromo(tx: Tx, name: string, riderUid: string, bookingId: string, tripCost: number, now: number) {
@@ -88,15 +64,15 @@ export async function createBooking(ctx: AppContext, actor: Actor, input: unknow
   if (promoName !== undefined && promoName !== '' && !textOf(promoName, 50)) throw new AppError('promo_not_found', 'promo');
 
   return ctx.db.transaction(async (tx) => {
-    const nearby = form.bookLater ? [] : await nearbyDrivers(tx, form.pickup, estimate.carType.name, settings);
-    if (!form.bookLater && nearby.length === 0) throw new AppError('no_driver_found_alert_messege');
+    // Section 5: book now needs an available driver in range; the nearest few get the first offers.
+    const nearest = form.bookLater ? [] : await availableDriversNear(ctx, tx, form.pickup, estimate.carType.name, settings, { limit: ctx.config.OFFER_BATCH_SIZE });
+    if (!form.bookLater && nearest.length === 0) throw new AppError('no_driver_found_alert_messege');
     const id = randomUUID();
     const tripCost = toMinor(estimate.grandTotal);
     const fees = toMinor(estimate.convenience_fees);
     const promo = typeof promoName === 'string' && promoName !== '' ? await applyPromo(tx, promoName, customer.id, id, estimate.grandTotal, now) : undefined;
     const discount = promo ? toMinor(promo.discount) : 0;
     const madeByAdmin = actor.usertype === 'admin';
-    const offered = settings.autoDispatch ? nearby.slice(0, FIRST_OFFER_SIZE).map((n) => n.driver.uid) : [];
     const row: typeof bookings.$inferInsert = {
       id,
       reference: bookingReference(),
@@ -129,7 +105,6 @@ export async function createBooking(ctx: AppContext, actor: Actor, input: unknow
       paymentMode: paymentValue,
       promoApplied: promo !== undefined,
       promoDetails: promo?.details ?? null,
-      requestedDrivers: Object.fromEntries(offered.map((uid) => [uid, true as const])),
       delivery: form.delivery
         ? {
             ...form.delivery,
@@ -141,10 +116,7 @@ export async function createBooking(ctx: AppContext, actor: Actor, input: unknow
     };
     const inserted = (await tx.insert(bookings).values(row).returning())[0];
     if (!inserted) throw new AppError('internal_error');
-    for (const uid of offered) {
-      await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: 'A new trip request is waiting for you.', screen: 'DriverTrips' } }, now);
-    }
-    return inserted;
+    return beginDispatch(ctx, tx, inserted, settings, now, nearest);
   });
 }
 

@@ -11,6 +11,7 @@ import {
   settlePayment,
   toMinor,
   trackedRoutePlan,
+  tracksTripDistance,
   type BookingAction,
   type BookingFacts,
   type BookingStatus,
@@ -27,6 +28,8 @@ import { en } from '../languages/messages/en';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import { appendEntry, takeFromWallet } from '../wallet/ledger';
+import { announceBooking, beginDispatch } from '../dispatch/service';
+import { addTrackingPoint, syncDriver } from '../presence/service';
 import type { BookingRow } from './view';
 
 const facts = (row: BookingRow): BookingFacts => ({
@@ -41,10 +44,14 @@ const facts = (row: BookingRow): BookingFacts => ({
   startTime: row.tripStartTime,
 });
 
+/** The server itself, acting on a timer (a booking nobody took is cancelled). */
+export const SYSTEM = 'system' as const;
+export type StepActor = Actor | typeof SYSTEM;
+
 /** The booking, locked for this transaction, or 404 when missing or not the caller's to see. */
-export async function lockBooking(tx: Tx, actor: Actor, id: string): Promise<BookingRow> {
+export async function lockBooking(tx: Tx, actor: StepActor, id: string): Promise<BookingRow> {
   const row = (await tx.select().from(bookings).where(eq(bookings.id, id)).for('update'))[0];
-  const visible = row && canViewBooking({ uid: actor.uid, usertype: actor.usertype }, { ...row, status: row.status as BookingStatus });
+  const visible = row && (actor === SYSTEM || canViewBooking({ uid: actor.uid, usertype: actor.usertype }, { ...row, status: row.status as BookingStatus }));
   if (!row || !visible) throw new AppError('not_found');
   return row;
 }
@@ -65,15 +72,33 @@ async function finalFare(ctx: AppContext, tx: Tx, row: BookingRow, convertToMile
 }
 
 /** The step, or a function of the transaction that reads what the step needs (accept reads the driver). */
-export type StepInput = { action: BookingAction | ((tx: Tx, booking: BookingRow) => Promise<BookingAction>); actor: Actor; id: string };
+export type StepInput = { action: BookingAction | ((tx: Tx, booking: BookingRow) => Promise<BookingAction>); actor: StepActor; id: string };
 
 /**
  * Runs one section 4 step as one transaction: the booking row is locked, the domain plans the
  * step from its current status, and the change, the driver's queue flag, the offers, the money
  * moves and the notices are written together, or nothing is.
  */
-export function runStep(ctx: AppContext, input: StepInput): Promise<BookingRow> {
-  return ctx.db.transaction((tx) => runStepIn(ctx, tx, input));
+export async function runStep(ctx: AppContext, input: StepInput): Promise<BookingRow> {
+  const updated = await ctx.db.transaction((tx) => runStepIn(ctx, tx, input));
+  await afterStep(ctx, updated);
+  return updated;
+}
+
+/** After a step commits: the driver's entry in the live index follows its queue flag, and events leave. */
+export async function afterStep(ctx: AppContext, updated: BookingRow): Promise<void> {
+  if (updated.driver) await syncDriver(ctx, updated.driver);
+  ctx.live.relay.kick();
+}
+
+/** Section 4's tracking point of a step, from the driver's newest position. */
+async function trackStep(ctx: AppContext, tx: Tx, row: BookingRow, status: BookingStatus, now: number): Promise<void> {
+  if (!row.driver) return;
+  const live = await ctx.live.geo.get(row.driver);
+  const stored = live ? undefined : (await tx.select({ lat: users.locationLat, lng: users.locationLng }).from(users).where(eq(users.id, row.driver)))[0];
+  const position = live ?? (stored?.lat != null && stored.lng != null ? { lat: stored.lat, lng: stored.lng } : undefined);
+  if (!position) return;
+  await addTrackingPoint(tx, { bookingId: row.id, status, lat: position.lat, lng: position.lng, at: now }, { uids: [row.customer, row.driver], fleetadmin: row.fleetadmin, admins: true });
 }
 
 /** The same step inside a caller's transaction (a payment confirmation records its row with it). */
@@ -82,7 +107,7 @@ export async function runStepIn(ctx: AppContext, tx: Tx, { action: step, actor, 
   const now = ctx.now();
   const row = await lockBooking(tx, actor, id);
   const action = typeof step === 'function' ? await step(tx, row) : step;
-  const plan = unwrap(planTransition(facts(row), { usertype: actor.usertype, uid: actor.uid }, action, { at: now, autoDispatch: settings.autoDispatch }));
+  const plan = unwrap(planTransition(facts(row), actor === SYSTEM ? { usertype: 'system' } : { usertype: actor.usertype, uid: actor.uid }, action, { at: now, autoDispatch: settings.autoDispatch }));
   const set: Partial<typeof bookings.$inferInsert> = { status: plan.to, updatedAt: now };
   const p = plan.set;
   if (p.driver !== undefined) Object.assign(set, { driver: p.driver, driverName: p.driver_name, driverImage: p.driver_image, driverContact: p.driver_contact, driverToken: p.driver_token, vehicleNumber: p.vehicle_number, driverRating: p.driverRating, fleetadmin: p.fleetadmin, acceptedAt: now });
@@ -97,6 +122,9 @@ export async function runStepIn(ctx: AppContext, tx: Tx, { action: step, actor, 
   if (p.cancelledBy !== undefined) set.cancelledBy = p.cancelledBy;
   if (plan.requestedDrivers && 'clear' in plan.requestedDrivers) set.requestedDrivers = {};
   if (plan.requestedDrivers && 'add' in plan.requestedDrivers) set.requestedDrivers = { ...row.requestedDrivers, [plan.requestedDrivers.add]: true };
+
+  // Section 4: tracking points are recorded on STARTED and REACHED, before the fare reads them.
+  if (tracksTripDistance(plan.to) && plan.from !== plan.to) await trackStep(ctx, tx, row, plan.to, now);
 
   if (action.type === 'reach') {
     const tripRow = { ...row, totalTripTime: p.total_trip_time ?? row.totalTripTime };
@@ -171,6 +199,9 @@ export async function runStepIn(ctx: AppContext, tx: Tx, { action: step, actor, 
     if (!recipient) continue;
     await enqueue(tx, { channel: 'push', recipient, payload: { title: settings.appName, msg: en[notice.key], screen: notice.screen, params: { bookingId: row.id } } }, now);
   }
+  await announceBooking(tx, row, updated, now, settings.appName);
+  // A delivery paid ahead becomes NEW: its search for a driver starts now.
+  if (plan.from === 'PAYMENT_PENDING' && plan.to === 'NEW') return beginDispatch(ctx, tx, updated, settings, now);
   return updated;
 }
 
@@ -200,3 +231,13 @@ const isUniqueViolation = (error: unknown): boolean => {
   const cause = error instanceof Error && 'cause' in error ? error.cause : error;
   return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
 };
+
+/** A booking nobody took in time is cancelled by the system; one taken meanwhile is left alone. */
+export async function cancelUntaken(ctx: AppContext, bookingId: string, reason: string): Promise<void> {
+  try {
+    await runStep(ctx, { actor: SYSTEM, id: bookingId, action: { type: 'cancel', reason } });
+  } catch (error) {
+    if (error instanceof AppError && (error.key === 'invalid_transition' || error.key === 'not_found')) return;
+    throw error;
+  }
+}

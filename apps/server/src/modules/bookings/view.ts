@@ -77,3 +77,9 @@ export function toApiBooking(row: BookingRow, viewer: { uid: string; usertype: U
     ...delivery,
   };
 }
+
+/**
+ * The booking as live events carry it: one view for every follower, so it is serialized once.
+ * It holds neither the trip OTP nor the offers; the rider and admins read those by GET.
+ */
+export const publicBookingView = (row: BookingRow) => toApiBooking(row, { uid: '', usertype: 'driver' });

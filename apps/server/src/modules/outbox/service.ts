@@ -1,9 +1,10 @@
-import { and, desc, eq, isNull } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne } from 'drizzle-orm';
 import type { PushScreen } from '@rideway/domain';
 import type { Db, Tx } from '../../db/client';
 import { outbox } from '../../db/schema';
+import { emit } from '../../realtime/events';
 
-export type OutboxChannel = 'mail' | 'sms' | 'push';
+export type OutboxChannel = 'mail' | 'sms' | 'push' | 'event';
 
 export type MailMessage = { subject: string; text: string };
 export type SmsMessage = { text: string };
@@ -22,11 +23,14 @@ export async function enqueue(
   now: number,
 ): Promise<void> {
   await tx.insert(outbox).values({ channel: message.channel, recipient: message.recipient, payload: message.payload, createdAt: now });
+  // A push notice also reaches the user's open app at once, on its user topic.
+  if (message.channel === 'push') await emit(tx, `user:${message.recipient}`, 'notice', message.payload, now);
 }
 
 export async function listOutbox(db: Db, filter: { channel?: OutboxChannel; recipient?: string }) {
   const conditions = [
-    filter.channel ? eq(outbox.channel, filter.channel) : undefined,
+    // Live events have their own log; the listing is the messages people receive.
+    filter.channel ? eq(outbox.channel, filter.channel) : ne(outbox.channel, 'event'),
     filter.recipient ? eq(outbox.recipient, filter.recipient) : undefined,
   ].filter((condition) => condition !== undefined);
   return db

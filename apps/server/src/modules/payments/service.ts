@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { fieldOf, fromMinor, textOf, toMinor } from '@rideway/domain';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { bookings, payments, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
-import { runStepIn } from '../bookings/lifecycle';
+import { afterStep, runStepIn } from '../bookings/lifecycle';
 import { getSettings } from '../settings/service';
 import { sign, verify, type Confirmation } from './signing';
 
@@ -81,20 +81,30 @@ export async function confirmPayment(ctx: AppContext, secret: string, form: unkn
   const signature = textOf(fieldOf(form, 'signature'), 200) ?? '';
   // An unsigned or altered confirmation is not one the provider sent.
   if ((outcome !== 'succeeded' && outcome !== 'declined') || !verify(secret, confirmation, signature)) throw new AppError('validation_error', 'signature');
-  return ctx.db.transaction(async (tx) => {
+  const result = await ctx.db.transaction(async (tx) => {
     const recorded = await tx
       .insert(payments)
       .values({ bookingId: confirmation.orderId, provider: 'test', transactionId: confirmation.transactionId, amountMinor: confirmation.amountMinor, currency: confirmation.currency, outcome: confirmation.outcome, at: ctx.now() })
       .onConflictDoNothing()
       .returning({ id: payments.id });
-    if (recorded.length === 0 || confirmation.outcome === 'declined') return { outcome: confirmation.outcome, bookingId: confirmation.orderId };
+    if (recorded.length === 0) {
+      // A transaction already confirmed keeps its first outcome: a declined one stays declined.
+      const first = (await tx.select({ outcome: payments.outcome }).from(payments).where(and(eq(payments.provider, 'test'), eq(payments.transactionId, confirmation.transactionId))).limit(1))[0];
+      return { outcome: first?.outcome === 'succeeded' ? ('succeeded' as const) : ('declined' as const), bookingId: confirmation.orderId };
+    }
+    if (confirmation.outcome === 'declined') return { outcome: confirmation.outcome, bookingId: confirmation.orderId };
     const booking = (await tx.select().from(bookings).where(eq(bookings.id, confirmation.orderId)).for('update'))[0];
     const settings = await getSettings(tx);
     if (!booking || booking.customerPaidMinor !== confirmation.amountMinor || settings.code !== confirmation.currency) throw new AppError('amount_mismatch');
     const customer = (await tx.select().from(users).where(eq(users.id, booking.customer)).limit(1))[0];
     if (!customer) throw new AppError('not_found');
-    await runStepIn(ctx, tx, { actor: { uid: customer.id, usertype: 'rider', user: customer }, id: booking.id, action: { type: 'pay', payment_mode: 'card' } });
+    const paid = await runStepIn(ctx, tx, { actor: { uid: customer.id, usertype: 'rider', user: customer }, id: booking.id, action: { type: 'pay', payment_mode: 'card' } });
     await tx.update(bookings).set({ gateway: 'test' }).where(eq(bookings.id, booking.id));
-    return { outcome: confirmation.outcome, bookingId: booking.id };
+    return { outcome: confirmation.outcome, bookingId: booking.id, paid };
   });
+  if ('paid' in result && result.paid) {
+    await afterStep(ctx, result.paid);
+    return { outcome: result.outcome, bookingId: result.bookingId };
+  }
+  return result;
 }

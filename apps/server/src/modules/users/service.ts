@@ -13,6 +13,7 @@ import {
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { addUserRequestSchema, editUserRequestSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
+import { syncDriver } from '../presence/service';
 import type { Db, Tx } from '../../db/client';
 import { carTypes, savedAddresses, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
@@ -164,7 +165,7 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, input:
   if (body.bankName !== undefined) set.bankName = body.bankName;
   if (body.bankCode !== undefined) set.bankCode = body.bankCode;
   if (body.bankAccount !== undefined) set.bankAccount = body.bankAccount;
-  return ctx.db.transaction(async (tx) => {
+  const edited = await ctx.db.transaction(async (tx) => {
     const target = await managedUser(tx, actor, id);
     if (target.id === actor.uid && actor.usertype !== 'admin') throw new AppError('not_found');
     if (body.fleetadmin !== undefined) {
@@ -179,6 +180,9 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, input:
     if (!row) throw new AppError('update_failed');
     return userView(tx, row);
   });
+  // Approval, car type and fleet decide whether and how a driver is offered trips.
+  await syncDriver(ctx, id);
+  return edited;
 }
 
 /**
@@ -192,6 +196,9 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Pro
     const target = id === actor.uid ? actor.user : await managedUser(tx, actor, id);
     await revokeAllSessions(tx, target.id);
     await tx.delete(users).where(eq(users.id, target.id));
-    return { self: target.id === actor.uid };
+    return { self: target.id === actor.uid, uid: target.id };
+  }).then(async ({ self, uid }) => {
+    await syncDriver(ctx, uid);
+    return { self };
   });
 }

@@ -7,6 +7,8 @@ import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { users, walletEntries } from '../../db/schema';
 import { AppError } from '../../http/app-error';
+import { emit } from '../../realtime/events';
+import { fromMinor } from '@rideway/domain';
 
 export type LedgerType = 'Credit' | 'Debit' | 'Withdraw';
 
@@ -50,6 +52,7 @@ export async function appendEntry(
     at: entry.at,
     bookingId: entry.bookingId ?? null,
   });
+  await emit(tx, `user:${entry.uid}`, 'wallet', { type: entry.type, amount: fromMinor(entry.amountMinor), txRef: entry.txRef, date: entry.at, bookingId: entry.bookingId ?? null }, entry.at);
 }
 
 /** A debit or withdrawal that must not take the balance below zero. Call inside a transaction. */

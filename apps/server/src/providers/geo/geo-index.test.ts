@@ -1,0 +1,129 @@
+import { randomUUID } from 'node:crypto';
+import { driversWithinRadius, greatCircleKm } from '@rideway/domain';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { boxDistanceKm, memoryGeoIndex } from './memory';
+import type { DriverPresence, GeoIndex } from './port';
+import { redisGeoIndex } from './redis';
+
+const REDIS_URL = process.env.REDIS_URL;
+const redis = REDIS_URL ? new Redis(REDIS_URL) : undefined;
+const prefix = `test-geo-${randomUUID().slice(0, 8)}`;
+
+const factories: [string, () => GeoIndex][] = [['memory', memoryGeoIndex]];
+if (redis) factories.push(['redis', () => redisGeoIndex(redis, `${prefix}-${randomUUID().slice(0, 6)}`)]);
+
+afterAll(async () => {
+  if (!redis) return;
+  const keys = await redis.keys(`${prefix}*`);
+  if (keys.length) await redis.del(...keys);
+  await redis.quit();
+});
+
+const london = { lat: 51.5074, lng: -0.1278 };
+const presence = (uid: string, at: { lat: number; lng: number }, extra: Partial<DriverPresence> = {}): DriverPresence => ({
+  uid,
+  ...at,
+  at: 1000,
+  carType: 'Sedan',
+  fleetadmin: null,
+  name: uid,
+  vehicleNumber: null,
+  available: true,
+  ...extra,
+});
+const north = (km: number) => ({ lat: london.lat + km / 111.195, lng: london.lng });
+const query = { ...london, radiusKm: 10, carType: 'Sedan', limit: 10, freshSince: 0 };
+
+describe.each(factories)('the %s driver index (issue 5)', (_name, make) => {
+  let index: GeoIndex;
+  beforeAll(() => {
+    index = make();
+  });
+
+  it('finds available drivers of the car type within the radius, nearest first', async () => {
+    await index.put(presence('far', north(9)));
+    await index.put(presence('near', north(1)));
+    await index.put(presence('out', north(11)));
+    await index.put(presence('van', north(2), { carType: 'Van' }));
+    await index.put(presence('busy', north(3), { available: false }));
+    const found = await index.nearest(query);
+    expect(found.map((d) => d.uid)).toEqual(['near', 'far']);
+    expect(found[0]?.distanceKm).toBeCloseTo(1, 1);
+  });
+
+  it('moves a driver, skips stale and excluded ones, and stops at the limit', async () => {
+    await index.move('far', { lat: north(0.5).lat, lng: london.lng, at: 2000 });
+    expect((await index.nearest(query)).map((d) => d.uid)).toEqual(['far', 'near']);
+    expect((await index.nearest({ ...query, freshSince: 1500 })).map((d) => d.uid)).toEqual(['far']);
+    expect((await index.nearest({ ...query, exclude: new Set(['far']) })).map((d) => d.uid)).toEqual(['near']);
+    expect((await index.nearest({ ...query, limit: 1 })).map((d) => d.uid)).toEqual(['far']);
+    expect(await index.move('nobody', { lat: 0, lng: 0, at: 1 })).toBeUndefined();
+    expect(await index.get('nobody')).toBeUndefined();
+  });
+
+  it('follows a change of availability and car type, lists online drivers and the silent ones', async () => {
+    await index.put(presence('near', north(1), { available: false }));
+    expect((await index.nearest(query)).map((d) => d.uid)).toEqual(['far']);
+    await index.put(presence('near', north(1), { carType: 'Van', fleetadmin: 'f1', at: 3000 }));
+    expect((await index.nearest(query)).map((d) => d.uid)).toEqual(['far']);
+    expect((await index.nearest({ ...query, carType: 'Van' })).map((d) => d.uid)).toEqual(['near', 'van']);
+    expect((await index.list({ freshSince: 0, fleetadmin: 'f1' })).map((d) => d.uid)).toEqual(['near']);
+    expect((await index.list({ freshSince: 2500 })).map((d) => d.uid)).toEqual(['near']);
+    expect((await index.staleSince(1500)).sort()).toEqual(['busy', 'out', 'van']);
+    await index.remove('near');
+    expect(await index.get('near')).toBeUndefined();
+    expect((await index.nearest({ ...query, carType: 'Van' })).map((d) => d.uid)).toEqual(['van']);
+  });
+});
+
+describe('the in-process index agrees with the domain rule it replaces', () => {
+  it('answers exactly what a brute-force scan answers (fast-check, 200 worlds)', async () => {
+    const point = fc.record({ lat: fc.double({ min: -60, max: 60, noNaN: true }), lng: fc.double({ min: -179.9, max: 179.9, noNaN: true }) });
+    await fc.assert(
+      fc.asyncProperty(
+        point,
+        fc.array(fc.tuple(fc.double({ min: -0.5, max: 0.5, noNaN: true }), fc.double({ min: -0.5, max: 0.5, noNaN: true }), fc.boolean(), fc.constantFrom('Sedan', 'Van')), { maxLength: 120 }),
+        fc.integer({ min: 1, max: 40 }),
+        fc.integer({ min: 1, max: 8 }),
+        async (center, offsets, radiusKm, limit) => {
+          const index = memoryGeoIndex();
+          const drivers = offsets.map(([dLat, dLng, available, carType], i) => ({
+            uid: `d${String(i)}`,
+            usertype: 'driver',
+            approved: true,
+            queue: !available,
+            driverActiveStatus: true,
+            carType,
+            location: { lat: center.lat + dLat, lng: Math.max(-180, Math.min(180, center.lng + dLng)) },
+          }));
+          for (const d of drivers) await index.put(presence(d.uid, d.location, { available: !d.queue, carType: d.carType }));
+          const found = await index.nearest({ ...center, radiusKm, carType: 'Sedan', limit, freshSince: 0 });
+          const brute = driversWithinRadius(drivers, { pickup: center, driverRadius: radiusKm, convertToMile: false, carType: 'Sedan' }).slice(0, limit);
+          expect(found.map((d) => d.distanceKm)).toEqual(brute.map((d) => d.distance));
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
+  it('never overestimates the distance to a box (the search may prune on it)', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ lat: fc.double({ min: -80, max: 80, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) }),
+        fc.record({ lat: fc.double({ min: -80, max: 80, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) }),
+        fc.double({ min: 0, max: 5, noNaN: true }),
+        fc.double({ min: 0, max: 5, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        fc.double({ min: 0, max: 1, noNaN: true }),
+        (point, corner, width, height, u, v) => {
+          const box = { minX: corner.lng, minY: corner.lat, maxX: Math.min(180, corner.lng + width), maxY: Math.min(85, corner.lat + height) };
+          const inside = { lat: box.minY + (box.maxY - box.minY) * v, lng: box.minX + (box.maxX - box.minX) * u };
+          expect(boxDistanceKm(point, box)).toBeLessThanOrEqual(greatCircleKm(point, inside) + 1e-6);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+  });
+});

@@ -1,0 +1,43 @@
+import { and, asc, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../db/client';
+import { outbox } from '../db/schema';
+import type { Audience } from './bus';
+
+export type EventPayload = { event: string; data: unknown; audience?: Audience };
+
+/**
+ * Writes a live event to the outbox in the caller's transaction (ARCHITECTURE rule 4): it is
+ * delivered only if the change that caused it commits, and a crash between commit and delivery
+ * loses nothing: the relay finds it on its next pass.
+ */
+export async function emit(tx: Db | Tx, topic: string, event: string, data: unknown, now: number, audience?: Audience): Promise<void> {
+  const payload: EventPayload = audience ? { event, data, audience } : { event, data };
+  await tx.insert(outbox).values({ channel: 'event', recipient: topic, payload, createdAt: now });
+}
+
+/** The frame every subscriber of a topic receives, serialized once. */
+export const eventFrame = (topic: string, event: string, data: unknown, seq?: number): string =>
+  JSON.stringify(seq === undefined ? { type: 'event', topic, event, data } : { type: 'event', topic, event, data, seq });
+
+/** Events of a topic after a cursor, in order: what a reconnecting client missed. */
+export async function eventsSince(db: Db, topic: string, since: number, limit = 500) {
+  const rows = await db
+    .select({ seq: outbox.seq, payload: outbox.payload })
+    .from(outbox)
+    .where(and(eq(outbox.channel, 'event'), eq(outbox.recipient, topic), gt(outbox.seq, since)))
+    .orderBy(asc(outbox.seq))
+    .limit(limit);
+  return rows.map((row) => ({ seq: row.seq ?? 0, ...(row.payload as EventPayload) }));
+}
+
+/** The newest cursor: a client that subscribes now resumes from here. */
+export async function latestSeq(db: Db): Promise<number> {
+  const row = (await db.select({ seq: outbox.seq }).from(outbox).where(isNotNull(outbox.seq)).orderBy(desc(outbox.seq)).limit(1))[0];
+  return row?.seq ?? 0;
+}
+
+/** Delivered events older than this are dropped; a client away longer reloads instead of resuming. */
+export const EVENT_RETENTION_MS = 24 * 60 * 60 * 1000;
+
+export const pruneEvents = (db: Db, now: number) =>
+  db.delete(outbox).where(and(eq(outbox.channel, 'event'), isNotNull(outbox.seq), sql`${outbox.deliveredAt} < ${now - EVENT_RETENTION_MS}`));

@@ -1,0 +1,83 @@
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../db/client';
+import type { EventBus } from './bus';
+import { eventFrame, type EventPayload } from './events';
+
+/** Any fixed number: the advisory lock that lets one relay at a time number events. */
+const RELAY_LOCK = 7_105_001;
+
+type Claimed = { seq: number; recipient: string; payload: EventPayload };
+
+/**
+ * Moves committed events from the outbox to the bus. Under one advisory lock it numbers them in
+ * commit order with a gap-free cursor (seq), marks them delivered and, after commit, publishes
+ * them. Several processes can relay side by side; one at a time does the numbering.
+ */
+export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch = 500): Promise<number> {
+  const claimed = await db.transaction(async (tx) => {
+    const lock = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`));
+    if (lock[0]?.locked !== true) return [];
+    const result = rowsOf<{ seq: string | number; recipient: string; payload: EventPayload }>(await tx.execute(sql`
+      with last as (select coalesce(max(seq), 0) as seq from outbox where seq is not null),
+      due as (
+        select id, row_number() over (order by id) as n from outbox
+        where channel = 'event' and delivered_at is null
+        order by id limit ${batch}
+      )
+      update outbox set seq = (select seq from last) + due.n, delivered_at = ${now}
+      from due where outbox.id = due.id
+      returning outbox.seq, outbox.recipient, outbox.payload`));
+    return result.map((row): Claimed => ({ seq: Number(row.seq), recipient: row.recipient, payload: row.payload }));
+  });
+  claimed.sort((a, b) => a.seq - b.seq);
+  for (const row of claimed) {
+    const { event, data, audience } = row.payload;
+    await bus.publish({ topics: [row.recipient], frame: eventFrame(row.recipient, event, data, row.seq), seq: row.seq, ...(audience ? { audience } : {}) });
+  }
+  return claimed.length;
+}
+
+export type EventRelay = {
+  /** Relay soon: a change with events just committed. */
+  kick(): void;
+  /** Relay now and wait (tests and shutdown). */
+  drain(): Promise<void>;
+};
+
+/** Runs the relay on demand, one pass at a time, with another pass when kicked during one. */
+export function eventRelay(db: Db, bus: EventBus, now: () => number, onError: (error: unknown) => void): EventRelay {
+  let running: Promise<void> | undefined;
+  const pending = { again: false };
+  // A kick during a pass asks for one more pass; read through a call, since it changes across awaits.
+  const kickedMeanwhile = (): boolean => pending.again;
+  const run = (): Promise<void> => {
+    if (running) {
+      pending.again = true;
+      return running;
+    }
+    running = (async () => {
+      do {
+        pending.again = false;
+        try {
+          while ((await relayEventsOnce(db, bus, now())) > 0) {
+            // Keep going while there is a backlog.
+          }
+        } catch (error) {
+          onError(error);
+        }
+      } while (kickedMeanwhile());
+    })().finally(() => {
+      running = undefined;
+    });
+    return running;
+  };
+  return {
+    kick() {
+      void run();
+    },
+    async drain() {
+      await run();
+      if (running) await running;
+    },
+  };
+}
