@@ -10,6 +10,7 @@ import type { Db } from './db/client';
 import { accessFor } from './http/access';
 import { describeAccess } from './http/docs';
 import { registerActorHook } from './http/actor';
+import { sessionCache } from './http/session-cache';
 import { registerNulGuard } from './http/nul-guard';
 import { AppError } from './http/app-error';
 import { authRoutes } from './modules/auth/routes';
@@ -36,7 +37,10 @@ import { statusPage } from './status-page';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
 import { jobHandlers } from './jobs/handlers';
+import { vapidKeys } from './modules/push/service';
+import { webPushSender } from './providers/push/webpush';
 import { presenceRoutes } from './modules/presence/routes';
+import { pushRoutes } from './modules/push/routes';
 import { flushPositions, warmIndex } from './modules/presence/service';
 import { trackingRoutes } from './modules/tracking/routes';
 import { registerGateway, registerWebSocket } from './realtime/gateway';
@@ -112,7 +116,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await registerWebSocket(app);
-  registerActorHook(app, ctx);
+  const sessions = sessionCache();
+  registerActorHook(app, ctx, sessions);
   registerNulGuard(app);
 
   app.setErrorHandler((error, request, reply) => {
@@ -138,18 +143,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // A change that committed may have written events: they leave now rather than at the next poll.
   app.addHook('onResponse', (request, _reply, done) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') ctx.live.relay.kick();
+    const quiet = (request.routeOptions.config as { writesEvents?: boolean }).writesEvents === false;
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !quiet) ctx.live.relay.kick();
+    // A signed-out session leaves the cache of hot routes at once.
+    if (request.routeOptions.url === '/api/auth/logout' && request.sessionToken) sessions.drop(request.sessionToken);
     done();
   });
   registerGateway(app, ctx);
 
-  for (const routes of [presenceRoutes, chatRoutes, trackingRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+  for (const routes of [pushRoutes, presenceRoutes, chatRoutes, trackingRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     routes(app, ctx);
   }
   await paymentRoutes(app, ctx);
 
   if (ctx.live.geo.kind === 'memory') await warmIndex(ctx);
-  const timers = options.background === false ? [] : startBackground(ctx, jobHandlers(ctx), (error) => { app.log.error({ err: error }, 'background work failed'); });
+  const timers = options.background === false ? [] : startBackground(ctx, jobHandlers(ctx), webPushSender(await vapidKeys(ctx)), (error) => { app.log.error({ err: error }, 'background work failed'); });
   app.addHook('onClose', async () => {
     for (const timer of timers) clearInterval(timer);
     await flushPositions(ctx);

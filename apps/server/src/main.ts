@@ -5,6 +5,7 @@ import { openDatabase } from './db/client';
 import { relayMail } from './jobs/mail-relay';
 import { smtpTransport } from './providers/mail';
 import { diskStorage } from './providers/storage';
+import { keepDemoDriversOnline } from './seed/demo-presence';
 import { prepareDatabase } from './seed/prepare';
 
 const config = loadConfig();
@@ -28,6 +29,16 @@ const relay = transport
     }, 5000)
   : undefined;
 
+// Demo drivers stay online without an app reporting for them (DEMO_DATA only).
+const demoPresence = config.DEMO_DATA
+  ? setInterval(() => {
+      keepDemoDriversOnline(app.ctx).catch((error: unknown) => {
+        app.log.error({ err: error }, 'demo presence failed');
+      });
+    }, 60_000)
+  : undefined;
+if (config.DEMO_DATA) await keepDemoDriversOnline(app.ctx);
+
 let closing = false;
 async function shutdown(signal: string): Promise<void> {
   if (closing) return;
@@ -35,6 +46,7 @@ async function shutdown(signal: string): Promise<void> {
   app.log.info({ signal }, 'shutting down');
   // Fastify stops accepting connections and waits for requests in flight before closing.
   clearInterval(relay);
+  clearInterval(demoPresence);
   await app.close();
   transport?.close();
   await database.close();

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { SESSION_COOKIE, userOfToken, type SessionUser } from '../modules/auth/sessions';
 import { accessFor, isAllowed } from './access';
+import type { SessionCache } from './session-cache';
 import { AppError } from './app-error';
 
 /** The signed-in caller. */
@@ -26,7 +27,7 @@ export function tokenOf(request: FastifyRequest): string | null {
  * 401 not_logged_in for a signed-out caller on a protected route, 403 forbidden for a role the
  * route does not admit.
  */
-export function registerActorHook(app: FastifyInstance, ctx: AppContext): void {
+export function registerActorHook(app: FastifyInstance, ctx: AppContext, cache: SessionCache): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', async (request) => {
@@ -35,7 +36,12 @@ export function registerActorHook(app: FastifyInstance, ctx: AppContext): void {
     const access = accessFor(request.method === 'HEAD' ? 'GET' : request.method, url);
     if (access === undefined) throw new AppError('not_found');
     const token = tokenOf(request);
-    const user = token ? await userOfToken(ctx.db, token, ctx.now()) : null;
+    const cached = (request.routeOptions.config as { sessionCache?: boolean }).sessionCache === true;
+    let user = token && cached ? (cache.get(token, ctx.now()) ?? null) : null;
+    if (token && !user) {
+      user = await userOfToken(ctx.db, token, ctx.now());
+      if (user && cached) cache.set(token, user, ctx.now());
+    }
     if (user) {
       request.actor = { uid: user.id, usertype: user.usertype as UserType, user };
       request.sessionToken = token;

@@ -2,9 +2,11 @@ import type { AppContext } from '../context';
 import { flushPositions, sweepSilentDrivers } from '../modules/presence/service';
 import { pruneEvents } from '../realtime/events';
 import { runDueJobs, type JobHandler } from './runner';
+import { relayPush } from './push-relay';
+import type { PushSender } from '../providers/push/webpush';
 
 /** The server's timers: every one is safe to run in several processes at once. */
-export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, JobHandler>>, onError: (error: unknown) => void): NodeJS.Timeout[] {
+export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, JobHandler>>, push: PushSender, onError: (error: unknown) => void): NodeJS.Timeout[] {
   const every = (ms: number, work: () => Promise<unknown>) => {
     let busy = false;
     const timer = setInterval(() => {
@@ -26,6 +28,7 @@ export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, J
       await ctx.live.relay.drain();
     }),
     every(2000, () => flushPositions(ctx)),
+    every(2000, () => relayPush(ctx.db, push, ctx.now())),
     every(10_000, () => sweepSilentDrivers(ctx)),
     every(60 * 60 * 1000, () => pruneEvents(ctx.db, ctx.now())),
   ];

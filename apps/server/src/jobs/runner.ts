@@ -21,6 +21,8 @@ export async function schedule(tx: Db | Tx, kind: string, runAt: number, payload
  * live in the database, so a restart loses none.
  */
 export async function runDueJobs(db: Db, handlers: Readonly<Record<string, JobHandler>>, now: number, batch = 20): Promise<{ done: number; failed: number }> {
+  const anyDue = await db.select({ id: jobs.id }).from(jobs).where(and(isNull(jobs.doneAt), lte(jobs.runAt, now))).limit(1);
+  if (anyDue.length === 0) return { done: 0, failed: 0 };
   const claimed = await db.transaction(async (tx) => {
     const due = await tx
       .select({ id: jobs.id })

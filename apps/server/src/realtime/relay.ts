@@ -1,5 +1,6 @@
-import { sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
+import { outbox } from '../db/schema';
 import type { EventBus } from './bus';
 import { eventFrame, type EventPayload } from './events';
 
@@ -14,6 +15,9 @@ type Claimed = { seq: number; recipient: string; payload: EventPayload };
  * them. Several processes can relay side by side; one at a time does the numbering.
  */
 export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch = 500): Promise<number> {
+  // Most passes find nothing: a cheap look first, the lock and the numbering only when needed.
+  const waiting = await db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.channel, 'event'), isNull(outbox.deliveredAt))).limit(1);
+  if (waiting.length === 0) return 0;
   const claimed = await db.transaction(async (tx) => {
     const lock = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`));
     if (lock[0]?.locked !== true) return [];

@@ -108,6 +108,28 @@ describe('the in-process index agrees with the domain rule it replaces', () => {
     );
   });
 
+  it('still agrees after thousands of moves, across the repacking of its trees', async () => {
+    const index = memoryGeoIndex();
+    const next = (() => {
+      let seed = 7;
+      return () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    })();
+    const drivers = Array.from({ length: 3000 }, (_, i) => ({ uid: `d${String(i)}`, usertype: 'driver', approved: true, queue: false, driverActiveStatus: true, carType: 'Sedan', location: { lat: 51.3 + next() * 0.4, lng: -0.4 + next() * 0.5 } }));
+    for (const d of drivers) await index.put(presence(d.uid, d.location));
+    for (let round = 0; round < 3; round += 1) {
+      for (const d of drivers) {
+        d.location = { lat: d.location.lat + (next() - 0.5) / 100, lng: d.location.lng + (next() - 0.5) / 100 };
+        await index.move(d.uid, { ...d.location, at: 1000 });
+      }
+    }
+    for (let q = 0; q < 50; q += 1) {
+      const center = { lat: 51.3 + next() * 0.4, lng: -0.4 + next() * 0.5 };
+      const found = await index.nearest({ ...center, radiusKm: 5, carType: 'Sedan', limit: 5, freshSince: 0 });
+      const brute = driversWithinRadius(drivers, { pickup: center, driverRadius: 5, convertToMile: false, carType: 'Sedan' }).slice(0, 5);
+      expect(found.map((d) => d.distanceKm)).toEqual(brute.map((d) => d.distance));
+    }
+  });
+
   it('never overestimates the distance to a box (the search may prune on it)', () => {
     fc.assert(
       fc.property(

@@ -1,0 +1,67 @@
+import { buildApp } from '@rideway/server/app';
+import { loadConfig } from '@rideway/server/config';
+import { openDatabase } from '@rideway/server/db/client';
+import { createSession } from '@rideway/server/modules/auth/sessions';
+import { insertAccount } from '@rideway/server/modules/users/accounts';
+import { installLanguages } from '@rideway/server/modules/languages/service';
+import { DEFAULT_SETTINGS } from '@rideway/server/modules/settings/defaults';
+import { saveSettings } from '@rideway/server/modules/settings/service';
+import { memoryStorage } from '@rideway/server/providers/storage';
+import Fastify from 'fastify';
+import type { AddressInfo } from 'node:net';
+import { requestsPerSecond } from './http-load';
+import { report } from './measure';
+
+/**
+ * Location ingest: POST /api/driver/location through the whole API (session, route table,
+ * validation, live index, live map event, batched write-behind) against a bare Fastify route
+ * that parses the same body and answers, over the same keep-alive HTTP load. Target: at least
+ * 0.5x of the bare route.
+ */
+const DRIVERS = 200;
+const database = await openDatabase({ dataDir: 'memory://' });
+await installLanguages(database.db);
+await saveSettings(database.db, DEFAULT_SETTINGS);
+const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, storage: memoryStorage(), logger: false });
+const tokens: string[] = [];
+for (let i = 0; i < DRIVERS; i += 1) {
+  const driver = await insertAccount(database.db, { firstName: 'Bench', lastName: `Driver${String(i)}`, email: `bench${String(i)}@example.com`, mobile: `7000${String(i).padStart(6, '0')}`, usertype: 'driver', passwordHash: null, loginType: 'email', approved: true, emailVerified: true, createdByAdmin: true, referralSource: 'admin', carType: 'Economy' }, Date.now());
+  tokens.push(await createSession(database.db, driver.id, Date.now()));
+  await app.inject({ method: 'PATCH', url: '/api/driver/status', headers: { authorization: `Bearer ${tokens[i] ?? ''}` }, payload: { driverActiveStatus: true } });
+}
+await app.listen({ port: 0, host: '127.0.0.1' });
+
+const bare = Fastify({ logger: false });
+bare.post('/api/driver/location', (request) => {
+  const body = request.body as { lat?: unknown; lng?: unknown };
+  return { at: Date.now(), online: typeof body.lat === 'number' && typeof body.lng === 'number' };
+});
+await bare.listen({ port: 0, host: '127.0.0.1' });
+
+// Each request signs in as one of the drivers, in turn.
+let turn = 0;
+const load = (port: number, signed: boolean) =>
+  requestsPerSecond({
+    port,
+    path: '/api/driver/location',
+    method: 'POST',
+    headers: {},
+    body: (i) => JSON.stringify({ lat: 51.5 + (i % 100) / 1000, lng: -0.12 + (i % 37) / 1000 }),
+    concurrency: 16,
+    ms: 1500,
+    ...(signed ? { authorization: () => `Bearer ${tokens[turn++ % DRIVERS] ?? ''}` } : {}),
+  });
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+// Interleaved rounds, medians: the machine's drift falls on both alike.
+const apiRuns: number[] = [];
+const bareRuns: number[] = [];
+for (let round = 0; round < 5; round += 1) {
+  apiRuns.push(await load((app.server.address() as AddressInfo).port, true));
+  bareRuns.push(await load((bare.server.address() as AddressInfo).port, false));
+}
+const api = median(apiRuns);
+const baseline = median(bareRuns);
+export const passed = report('location ingest: POST /api/driver/location through the API vs a bare Fastify route', api, baseline, { min: 0.5 });
+await app.close();
+await bare.close();
+await database.close();
