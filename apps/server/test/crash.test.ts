@@ -1,12 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { BOOKING_STATUSES } from '@rideway/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config';
-import { openDatabase } from '../src/db/client';
-import { prepareDatabase } from '../src/seed/prepare';
+import { createDemoDatabase } from './postgres';
 
 /**
  * Issue 4: the server is killed with SIGKILL in the middle of a stream of trip steps and
@@ -45,29 +42,19 @@ const call = async (path: string, token: string, body?: unknown) => {
 };
 
 describe.skipIf(!serverUrl)('a server killed mid-stream and restarted on the same database', () => {
-  const name = `rideway_crash_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
   let databaseUrl = '';
+  let dropDatabase = () => Promise.resolve();
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl ?? '');
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    const database = await openDatabase({ databaseUrl, dataDir: '' });
-    await prepareDatabase(database.db, loadConfig({ DEMO_DATA: '1' }));
-    await database.close();
+    const created = await createDemoDatabase(serverUrl ?? '', 'crash');
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
   }, 120_000);
 
   afterAll(async () => {
     server?.kill('SIGKILL');
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await dropDatabase();
   });
 
   it('leaves every booking valid, every ledger entry with its booking change, every notice of a committed change', async () => {

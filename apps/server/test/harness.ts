@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { UserType } from '@rideway/domain';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
@@ -16,6 +15,7 @@ import { memoryStorage } from '../src/providers/storage';
 import { runDueJobs } from '../src/jobs/runner';
 import { jobHandlers } from '../src/jobs/handlers';
 import { openLive, type LiveClient } from './live-client';
+import { createPostgresDatabase } from './postgres';
 import type { Settings } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 
@@ -33,23 +33,13 @@ async function freshDatabase(engine: Engine): Promise<{ database: Database; drop
     const database = await openDatabase({ dataDir: 'memory://' });
     return { database, drop: () => database.close() };
   }
-  const serverUrl = process.env.DATABASE_URL ?? '';
-  const name = `rideway_test_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), dataDir: '' });
+  const created = await createPostgresDatabase(process.env.DATABASE_URL ?? '', 'test');
+  const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
   return {
     database,
     drop: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: serverUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await created.drop();
     },
   };
 }

@@ -1,12 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config';
-import { openDatabase } from '../../src/db/client';
-import { prepareDatabase } from '../../src/seed/prepare';
 import { openLive, type LiveClient } from '../live-client';
+import { createDemoDatabase } from '../postgres';
 
 const serverUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -16,12 +13,12 @@ const redisUrl = process.env.REDIS_URL;
  * the events are shared, so a client of one process sees what a request to the other changed.
  */
 describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL and one Redis', () => {
-  const name = `rideway_scale_${randomUUID().replaceAll('-', '').slice(0, 10)}`;
   const prefix = `rideway-test-${randomUUID().slice(0, 8)}`;
   const ports = [4100 + Math.floor(Math.random() * 400), 4600 + Math.floor(Math.random() * 400)] as const;
   const servers: ChildProcess[] = [];
   const clients: LiveClient[] = [];
   let databaseUrl = '';
+  let dropDatabase = () => Promise.resolve();
 
   const base = (index: 0 | 1) => `http://127.0.0.1:${String(ports[index])}`;
   const call = async (index: 0 | 1, method: string, path: string, token?: string, body?: unknown) => {
@@ -40,16 +37,9 @@ describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL
   };
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    await admin.end();
-    const url = new URL(serverUrl ?? '');
-    url.pathname = `/${name}`;
-    databaseUrl = url.toString();
-    const database = await openDatabase({ databaseUrl, dataDir: '' });
-    await prepareDatabase(database.db, loadConfig({ DEMO_DATA: '1' }));
-    await database.close();
+    const created = await createDemoDatabase(serverUrl ?? '', 'scale');
+    databaseUrl = created.url;
+    dropDatabase = created.drop;
     for (const port of ports) {
       servers.push(
         spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'main.ts')], {
@@ -73,10 +63,7 @@ describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL
     for (const client of clients) await client.close();
     for (const server of servers) server.kill('SIGTERM');
     await Promise.all(servers.map((server) => new Promise((resolve) => server.once('exit', resolve))));
-    const admin = new pg.Client({ connectionString: serverUrl });
-    await admin.connect();
-    await admin.query(`drop database if exists ${name} with (force)`);
-    await admin.end();
+    await dropDatabase();
   }, 60_000);
 
   it('shares the live driver map, the geo index, offers and booking events across processes', async () => {
