@@ -19,7 +19,7 @@ describe('WebSocket heartbeats (issue 5)', () => {
   const connect = (autoPong: boolean) => new WebSocket(url, { headers: { authorization: `Bearer ${token}` }, autoPong });
   const closedWithin = (socket: WebSocket, ms: number) =>
     new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), ms);
+      const timer = setTimeout(() => { resolve(false); }, ms);
       socket.once('close', () => {
         clearTimeout(timer);
         resolve(true);
