@@ -90,10 +90,13 @@ export async function insertAccount(db: Db | Tx, account: NewAccount, now: numbe
     bankCode: account.bankCode ?? null,
     bankAccount: account.bankAccount ?? null,
   };
-  const inserted = await db.insert(users).values(row).returning();
-  const user = inserted[0];
-  if (!user) throw new AppError('reg_error');
-  return user;
+  // Two sign-ups can draw the same free referral id at once: the later one draws again.
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    const inserted = await db.insert(users).values(row).onConflictDoNothing({ target: users.referralId }).returning();
+    if (inserted[0]) return inserted[0];
+    row.referralId = await freeReferralId(db, account.firstName, account.referralSource);
+  }
+  throw new AppError('reg_error');
 }
 
 export async function findUser(db: Db | Tx, uid: string): Promise<UserRow | undefined> {
