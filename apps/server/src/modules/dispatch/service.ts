@@ -48,13 +48,11 @@ export async function availableDriversNear(
     .from(users)
     .where(inArray(users.id, near.map((driver) => driver.uid)));
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const positions = await Promise.all(near.map((driver) => ctx.live.geo.get(driver.uid)));
   const states: DriverState[] = [];
-  near.forEach((driver, index) => {
+  for (const driver of near) {
     const row = byId.get(driver.uid);
-    const position = positions[index];
-    if (row && position) states.push({ uid: row.id, usertype: row.usertype, approved: row.approved, queue: row.queue, driverActiveStatus: row.driverActiveStatus, carType: row.carType, location: { lat: position.lat, lng: position.lng } });
-  });
+    if (row) states.push({ uid: row.id, usertype: row.usertype, approved: row.approved, queue: row.queue, driverActiveStatus: row.driverActiveStatus, carType: row.carType, location: { lat: driver.lat, lng: driver.lng } });
+  }
   return driversWithinRadius(states, { pickup, driverRadius: radius, convertToMile: settings.convert_to_mile, carType })
     .slice(0, options.limit)
     .map((found) => found.driver.uid);

@@ -1,4 +1,4 @@
-import { fieldOf, isLatLng, isPresenceFresh } from '@rideway/domain';
+import { fieldOf, isLatLng } from '@rideway/domain';
 import { and, eq, gte, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
@@ -172,5 +172,5 @@ export async function warmIndex(ctx: AppContext): Promise<number> {
 /** The drivers on the live map a viewer may see: all for admins, its own for a fleet admin. */
 export async function liveDrivers(ctx: AppContext, viewer: { uid: string; usertype: string }) {
   const listed = await ctx.live.geo.list({ freshSince: freshSince(ctx), ...(viewer.usertype === 'fleetadmin' ? { fleetadmin: viewer.uid } : {}) });
-  return listed.filter((presence) => isPresenceFresh(presence.at, ctx.now(), driverTimeoutMs(ctx))).map(liveDriverView);
+  return listed.map(liveDriverView);
 }

@@ -62,7 +62,7 @@ function searchOverlay(tree: RBush<Item>, point: LatLng, query: NearestQuery): N
     const item = next.item;
     if (item) {
       if (item.at >= query.freshSince && !query.exclude?.has(item.uid)) {
-        found.push({ uid: item.uid, distanceKm: next.distanceKm });
+        found.push({ uid: item.uid, distanceKm: next.distanceKm, lat: item.minY, lng: item.minX });
         if (found.length >= query.limit) break;
       }
       continue;
@@ -80,8 +80,9 @@ function searchPacked(packed: Packed, point: LatLng, query: NearestQuery): Neare
   const ids = around(packed.kd, point.lng, point.lat, query.limit, query.radiusKm * 1.0001, (i) => packed.valid[i] === 1 && (packed.at[i] ?? 0) >= query.freshSince && !query.exclude?.has(packed.uids[i] ?? ''));
   const found: NearestDriver[] = [];
   for (const i of ids) {
-    const distanceKm = greatCircleKm(point, { lat: packed.lat[i] ?? 0, lng: packed.lng[i] ?? 0 });
-    if (distanceKm <= query.radiusKm) found.push({ uid: packed.uids[i] ?? '', distanceKm });
+    const at = { lat: packed.lat[i] ?? 0, lng: packed.lng[i] ?? 0 };
+    const distanceKm = greatCircleKm(point, at);
+    if (distanceKm <= query.radiusKm) found.push({ uid: packed.uids[i] ?? '', distanceKm, ...at });
   }
   return found;
 }

@@ -26,7 +26,8 @@ export type NearestQuery = {
   exclude?: ReadonlySet<string>;
 };
 
-export type NearestDriver = { uid: string; distanceKm: number };
+/** A driver found near a point, with the position the index holds for it. */
+export type NearestDriver = { uid: string; distanceKm: number; lat: number; lng: number };
 
 export interface GeoIndex {
   readonly kind: 'memory' | 'redis';

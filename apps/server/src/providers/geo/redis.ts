@@ -76,13 +76,13 @@ export function redisGeoIndex(redis: Redis, prefix: string): GeoIndex {
       // Ask for a few more than needed to make up for stale and excluded drivers; widen if short.
       let count = query.limit + (query.exclude?.size ?? 0) + 8;
       for (;;) {
-        const raw = (await redis.geosearch(availableKey(query.carType), 'FROMLONLAT', query.lng, query.lat, 'BYRADIUS', query.radiusKm, 'km', 'ASC', 'COUNT', count, 'WITHDIST')) as [string, string][];
+        const raw = (await redis.geosearch(availableKey(query.carType), 'FROMLONLAT', query.lng, query.lat, 'BYRADIUS', query.radiusKm, 'km', 'ASC', 'COUNT', count, 'WITHDIST', 'WITHCOORD')) as [string, string, [string, string]][];
         const candidates = raw.filter(([uid]) => !query.exclude?.has(uid));
         const seen = candidates.length > 0 ? await redis.zmscore(onlineKey, ...candidates.map(([uid]) => uid)) : [];
         const found: NearestDriver[] = [];
-        candidates.forEach(([uid, distance], index) => {
+        candidates.forEach(([uid, distance, [lng, lat]], index) => {
           const at = seen[index];
-          if (at != null && Number(at) >= query.freshSince && found.length < query.limit) found.push({ uid, distanceKm: Number(distance) });
+          if (at != null && Number(at) >= query.freshSince && found.length < query.limit) found.push({ uid, distanceKm: Number(distance), lat: Number(lat), lng: Number(lng) });
         });
         if (found.length >= query.limit || raw.length < count) return found;
         count *= 4;
