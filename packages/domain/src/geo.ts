@@ -8,8 +8,8 @@ import type { BookingStatus } from './booking-status';
 export type LatLng = { lat: number; lng: number };
 
 /** Mean Earth radius (IUGG), km. */
-const EARTH_RADIUS_KM = 6371.0088;
-const toRadians = (degrees: number): number => (degrees * Math.PI) / 180;
+export const EARTH_RADIUS_KM = 6371.0088;
+export const toRadians = (degrees: number): number => (degrees * Math.PI) / 180;
 
 /** Section 9: great-circle distance in km (haversine, stable for short distances). */
 export function greatCircleKm(a: LatLng, b: LatLng): number {

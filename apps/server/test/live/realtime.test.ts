@@ -140,6 +140,8 @@ describe.each(ENGINES)('the WebSocket gateway, tracking and chat on %s (issue 5)
     await t.goOnline(courier, NEAR_PICKUP);
     const id = (await post(other, '/api/bookings', { pickup, drop, carType: 'Sedan' })).json().id as string;
     await t.db.update(bookings).set({ requestedDrivers: { [courier.id]: true } }).where(eq(bookings.id, id));
+    // The booking's NEW event is relayed after the request returns; the cursor is taken after it.
+    await t.app.ctx.live.relay.drain();
     const first = await t.live(other);
     const cursor = (await first.subscribe(`booking:${id}`)).seq ?? 0;
     await first.close();

@@ -3,7 +3,9 @@ import { driversWithinRadius, greatCircleKm } from '@rideway/domain';
 import fc from 'fast-check';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { boxDistanceKm, memoryGeoIndex } from './memory';
+import { memoryGeoIndex } from './memory';
+import { beyondMeridianKm } from './nearest-search';
+import { OverlayGrid } from './overlay-grid';
 import type { DriverPresence, GeoIndex } from './port';
 import { redisGeoIndex } from './redis';
 
@@ -130,19 +132,42 @@ describe('the in-process index agrees with the domain rule it replaces', () => {
     }
   });
 
-  it('never overestimates the distance to a box (the search may prune on it)', () => {
+  it('never overestimates the distance beyond a meridian (the kd-tree walk prunes on it)', () => {
     fc.assert(
       fc.property(
-        fc.record({ lat: fc.double({ min: -80, max: 80, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) }),
-        fc.record({ lat: fc.double({ min: -80, max: 80, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) }),
-        fc.double({ min: 0, max: 5, noNaN: true }),
-        fc.double({ min: 0, max: 5, noNaN: true }),
+        fc.record({ lat: fc.double({ min: -85, max: 85, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) }),
+        fc.double({ min: -180, max: 180, noNaN: true }),
         fc.double({ min: 0, max: 1, noNaN: true }),
-        fc.double({ min: 0, max: 1, noNaN: true }),
-        (point, corner, width, height, u, v) => {
-          const box = { minX: corner.lng, minY: corner.lat, maxX: Math.min(180, corner.lng + width), maxY: Math.min(85, corner.lat + height) };
-          const inside = { lat: box.minY + (box.maxY - box.minY) * v, lng: box.minX + (box.maxX - box.minX) * u };
-          expect(boxDistanceKm(point, box)).toBeLessThanOrEqual(greatCircleKm(point, inside) + 1e-6);
+        fc.double({ min: -89, max: 89, noNaN: true }),
+        (point, meridian, u, lat) => {
+          const eastward = point.lng < meridian;
+          // Anywhere on the far side: east of the meridian up to 180, or west of it down to -180.
+          const beyond = { lat, lng: eastward ? meridian + (180 - meridian) * u : meridian - (meridian + 180) * u };
+          const bound = beyondMeridianKm(point.lng, Math.cos((point.lat * Math.PI) / 180), meridian, eastward);
+          expect(bound).toBeLessThanOrEqual(greatCircleKm(point, beyond) + 1e-6);
+        },
+      ),
+      { numRuns: 5000 },
+    );
+  });
+
+  it('visits every overlay driver within the radius, near the poles and across the antimeridian too', () => {
+    fc.assert(
+      fc.property(
+        fc.record({ lat: fc.double({ min: -89.9, max: 89.9, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) }),
+        fc.array(fc.record({ lat: fc.double({ min: -89.9, max: 89.9, noNaN: true }), lng: fc.double({ min: -180, max: 180, noNaN: true }) }), { maxLength: 60 }),
+        fc.array(fc.tuple(fc.double({ min: -0.3, max: 0.3, noNaN: true }), fc.double({ min: -3, max: 3, noNaN: true })), { maxLength: 60 }),
+        fc.double({ min: 0.01, max: 40, noNaN: true }),
+        (point, anywhere, nearby, radiusKm) => {
+          const grid = new OverlayGrid();
+          const wrapLng = (lng: number) => ((((lng + 180) % 360) + 360) % 360) - 180;
+          const points = [...anywhere, ...nearby.map(([dLat, dLng]) => ({ lat: Math.max(-90, Math.min(90, point.lat + dLat)), lng: wrapLng(point.lng + dLng) }))];
+          points.forEach((at, i) => grid.insert(String(i), at.lat, at.lng, 0));
+          const visited = new Set<string>();
+          grid.near(point, radiusKm, (item) => visited.add(item.uid));
+          points.forEach((at, i) => {
+            if (greatCircleKm(point, at) <= radiusKm) expect(visited.has(String(i))).toBe(true);
+          });
         },
       ),
       { numRuns: 2000 },
