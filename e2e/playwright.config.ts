@@ -26,7 +26,7 @@ export default defineConfig({
     trace: 'retain-on-failure',
   },
   webServer: {
-    command: 'npm start -w @rideway/server',
+    command: 'npm start',
     cwd: '..',
     url: `http://127.0.0.1:${port}/api/health`,
     // The browser tests run on the embedded database, whatever DATABASE_URL the data tests use.

@@ -34,6 +34,7 @@ import { offlineMaps } from './providers/maps/offline';
 import type { MapsPort } from './providers/maps/port';
 import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
+import { registerWebApp } from './http/web-app';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
 import { jobHandlers } from './jobs/handlers';
@@ -132,14 +133,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     request.log.error({ err: error }, 'unhandled error');
     return reply.status(500).send(errorBody('internal_error'));
   });
-  app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody('not_found')));
+  await registerWebApp(app, async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())));
 
   app.get('/api/health', () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
   app.get('/api/openapi.json', () => app.swagger());
-  app.get('/', async (_request, reply) => {
-    const settings = await getSettings(ctx.db);
-    return reply.type('text/html; charset=utf-8').send(statusPage(settings.appName, Math.round(process.uptime())));
-  });
 
   // A change that committed may have written events: they leave now rather than at the next poll.
   app.addHook('onResponse', (request, _reply, done) => {

@@ -1,5 +1,5 @@
 /**
- * The page `/` serves until the web app is built into the server (issue 6): the product's name
+ * The page `/` serves when the web app was not built (API-only work): the product's name
  * and the server's state, rendered by the server itself.
  */
 export function statusPage(appName: string, uptimeSeconds: number): string {

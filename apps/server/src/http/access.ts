@@ -16,6 +16,8 @@ export const ROUTE_ACCESS = {
   'GET /api/health': 'public',
   'GET /api/openapi.json': 'public',
   'GET /': 'public',
+  // The built web app's files (http/web-app.ts).
+  'GET /*': 'public',
 
   'POST /api/auth/register': 'public',
   'POST /api/auth/login': 'public',

@@ -1,0 +1,45 @@
+import type { User } from '@rideway/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, ApiError } from './client';
+
+/** The signed-in user's query: every sign-in and profile save writes its answer here. */
+export const ME = ['me'] as const;
+
+/** The signed-in user, or null for a visitor; undefined while it is not known yet. */
+export function useMe() {
+  return useQuery({
+    queryKey: ME,
+    queryFn: async () => {
+      try {
+        return (await api<{ user: User }>('/api/me')).user;
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 401) return null;
+        throw error;
+      }
+    },
+    staleTime: 60_000,
+  });
+}
+
+export function useLogin() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (credentials: { email: string; password: string }) => api<{ user: User }>('/api/auth/login', { method: 'POST', body: credentials }),
+    onSuccess: ({ user }) => queryClient.setQueryData(ME, user),
+  });
+}
+
+export function useLogout() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<undefined>('/api/auth/logout', { method: 'POST' }),
+    onSuccess: () => {
+      queryClient.clear();
+      queryClient.setQueryData(ME, null);
+    },
+  });
+}
+
+export function usePasswordReset() {
+  return useMutation({ mutationFn: (email: string) => api<{ ok: true }>('/api/auth/password-reset', { method: 'POST', body: { email } }) });
+}

@@ -1,0 +1,69 @@
+import LogoutIcon from '@mui/icons-material/Logout';
+import MenuIcon from '@mui/icons-material/Menu';
+import { AppBar, Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
+import { useLogout, useMe } from '../../api/session';
+import { useSettings } from '../../api/settings';
+import { menuFor } from './menu';
+import { useDocumentTitle } from './use-document-title';
+
+/** Section 2: the side drawer's width. */
+export const DRAWER_WIDTH = 240;
+
+/** The signed-in layout: a top bar with appName and the side drawer with the role's menu. */
+export function AppLayout() {
+  const { t } = useTranslation();
+  const theme = useTheme();
+  const wide = useMediaQuery(theme.breakpoints.up('lg'));
+  const [open, setOpen] = useState(false);
+  const { data: me } = useMe();
+  const { data: settings } = useSettings();
+  const logout = useLogout();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  useDocumentTitle();
+  const menu = (
+    <Box component="nav" aria-label={t('nav_main')} sx={{ width: DRAWER_WIDTH }}>
+      <Toolbar />
+      <List>
+        {(me ? menuFor(me.usertype) : []).map((entry) => (
+          <ListItemButton key={entry.to} component={RouterLink} to={entry.to} selected={pathname === entry.to} onClick={() => { setOpen(false); }}>
+            <ListItemText primary={t(entry.label)} />
+          </ListItemButton>
+        ))}
+        <Divider />
+        <ListItemButton onClick={() => { logout.mutate(undefined, { onSuccess: () => { void navigate('/login'); } }); }}>
+          <ListItemIcon>
+            <LogoutIcon />
+          </ListItemIcon>
+          <ListItemText primary={t('logout')} />
+        </ListItemButton>
+      </List>
+    </Box>
+  );
+  return (
+    <Box sx={{ display: 'flex', minHeight: '100vh' }}>
+      <AppBar position="fixed" sx={{ zIndex: theme.zIndex.drawer + 1 }}>
+        <Toolbar>
+          {!wide && (
+            <IconButton color="inherit" edge="start" aria-label={t('open_menu')} onClick={() => { setOpen(true); }} sx={{ marginInlineEnd: 1 }}>
+              <MenuIcon />
+            </IconButton>
+          )}
+          <Typography variant="h6" component="div" sx={{ fontWeight: 700 }}>
+            {settings?.appName}
+          </Typography>
+        </Toolbar>
+      </AppBar>
+      <Drawer variant={wide ? 'permanent' : 'temporary'} open={wide || open} onClose={() => { setOpen(false); }} sx={{ width: DRAWER_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
+        {menu}
+      </Drawer>
+      <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>
+        <Toolbar />
+        <Outlet />
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,60 @@
+import FacebookIcon from '@mui/icons-material/Facebook';
+import InstagramIcon from '@mui/icons-material/Instagram';
+import XIcon from '@mui/icons-material/X';
+import { AppBar, Box, Button, IconButton, MenuItem, TextField, Toolbar, Typography, useScrollTrigger } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { useMe } from '../../api/session';
+import { useSettings } from '../../api/settings';
+import { chooseLanguage } from '../../i18n/languages';
+import { useLanguages } from '../languages-context';
+
+/** Section 2's public header: links, language, social links when set, a colour change after 400 px. */
+export function PublicHeader() {
+  const { t, i18n } = useTranslation();
+  const { data: me } = useMe();
+  const { data: settings } = useSettings();
+  const languages = useLanguages();
+  const scrolled = useScrollTrigger({ disableHysteresis: true, threshold: 400 });
+  const social = [
+    { href: settings?.FacebookHandle, label: 'Facebook', icon: <FacebookIcon /> },
+    { href: settings?.TwitterHandle, label: 'Twitter', icon: <XIcon /> },
+    { href: settings?.InstagramHandle, label: 'Instagram', icon: <InstagramIcon /> },
+  ].filter((link) => Boolean(link.href));
+  const links = [
+    { to: '/', label: t('nav_home') },
+    { to: '/bookings', label: me ? t('nav_my_account') : t('nav_login_signup') },
+    { to: '/about-us', label: t('nav_about_us') },
+    { to: '/privacy-policy', label: t('nav_privacy_policy') },
+  ];
+  return (
+    <AppBar position="sticky" color={scrolled ? 'primary' : 'default'} elevation={scrolled ? 4 : 0} data-scrolled={scrolled}>
+      <Toolbar sx={{ flexWrap: 'wrap', gap: 1, py: 1 }}>
+        <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}>
+          {settings?.appName}
+        </Typography>
+        <Box component="nav" aria-label={t('nav_main')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+          {links.map((link) => (
+            <Button key={link.to} component={RouterLink} to={link.to} color="inherit" size="small">
+              {link.label}
+            </Button>
+          ))}
+        </Box>
+        {social.map((link) => (
+          <IconButton key={link.label} component="a" href={link.href} target="_blank" rel="noopener" aria-label={link.label} color="inherit" size="small">
+            {link.icon}
+          </IconButton>
+        ))}
+        {languages.length > 1 && (
+          <TextField select size="small" label={t('language')} value={i18n.language} onChange={(event) => void chooseLanguage(event.target.value)} sx={{ minWidth: 120 }}>
+            {languages.map((language) => (
+              <MenuItem key={language.code} value={language.code}>
+                {language.name}
+              </MenuItem>
+            ))}
+          </TextField>
+        )}
+      </Toolbar>
+    </AppBar>
+  );
+}

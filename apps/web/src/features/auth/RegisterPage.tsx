@@ -1,0 +1,89 @@
+import type { User } from '@rideway/contract';
+import { Alert, Autocomplete, Button, InputAdornment, Stack, TextField } from '@mui/material';
+import { useMutation } from '@tanstack/react-query';
+import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { AlertDialog } from '../../app/AlertDialog';
+import { FormCard } from '../../app/FormCard';
+import { api, errorKey } from '../../api/client';
+import { useSettings } from '../../api/settings';
+import { countryList, countryNamed, type Country } from './countries';
+
+/** Section 2: after a successful registration the login page follows after 3000 ms. */
+const REDIRECT_AFTER_MS = 3000;
+type Form = { firstName: string; lastName: string; email: string; password: string; mobile: string; referralId: string };
+const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', mobile: '', referralId: '' };
+const FIELDS = [
+  { name: 'firstName', type: 'text', autoComplete: 'given-name' },
+  { name: 'lastName', type: 'text', autoComplete: 'family-name' },
+  { name: 'email', type: 'email', autoComplete: 'email' },
+  { name: 'password', type: 'password', autoComplete: 'new-password' },
+] as const;
+
+/** Section 2's register screen, checked by the server with section 5's rules. */
+export function RegisterPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const { data: settings } = useSettings();
+  const countries = useMemo(() => countryList(i18n.language), [i18n.language]);
+  const [country, setCountry] = useState<Country | null>(null);
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [alert, setAlert] = useState<string | null>(null);
+  const register = useMutation({ mutationFn: (body: Record<string, string>) => api<{ user: User }>('/api/auth/register', { method: 'POST', body }) });
+  const dialCountry = country ?? countryNamed(countries, settings?.country) ?? null;
+  useEffect(() => {
+    if (!register.isSuccess) return;
+    const timer = setTimeout(() => { void navigate('/login'); }, REDIRECT_AFTER_MS);
+    return () => { clearTimeout(timer); };
+  }, [register.isSuccess, navigate]);
+  const set = (name: keyof Form) => (event: { target: { value: string } }) => { setForm((current) => ({ ...current, [name]: event.target.value })); };
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const { referralId, mobile, ...rest } = form;
+    register.mutate(
+      { ...rest, mobile: `${dialCountry?.dialCode ?? ''}${mobile.trim()}`, usertype: 'rider', ...(referralId.trim() ? { referralId: referralId.trim() } : {}) },
+      { onError: (error) => { setAlert(t(errorKey(error))); } },
+    );
+  };
+  return (
+    <FormCard title={t('register')} width="sm">
+      {register.isSuccess ? (
+        <Alert severity="success">{t('account_create_successfully')}</Alert>
+      ) : (
+        <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+          {FIELDS.map((field) => (
+            <TextField key={field.name} label={t(field.name)} type={field.type} autoComplete={field.autoComplete} value={form[field.name]} onChange={set(field.name)} required />
+          ))}
+          {settings?.AllowCountrySelection && (
+            <Autocomplete
+              options={countries}
+              value={dialCountry}
+              onChange={(_event, value) => { setCountry(value); }}
+              getOptionLabel={(option) => `${option.label} (+${option.dialCode})`}
+              isOptionEqualToValue={(option, value) => option.code === value.code}
+              renderInput={(params) => <TextField {...params} label={t('country')} />}
+            />
+          )}
+          <TextField
+            label={t('mobile')}
+            type="tel"
+            autoComplete="tel-national"
+            value={form.mobile}
+            onChange={set('mobile')}
+            required
+            slotProps={{ input: { startAdornment: dialCountry ? <InputAdornment position="start">+{dialCountry.dialCode}</InputAdornment> : undefined } }}
+          />
+          <TextField label={t('referralId')} value={form.referralId} onChange={set('referralId')} />
+          <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
+            <Button onClick={() => { void navigate(-1); }}>{t('back')}</Button>
+            <Button type="submit" variant="contained" disabled={register.isPending}>
+              {t('register')}
+            </Button>
+          </Stack>
+        </Stack>
+      )}
+      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+    </FormCard>
+  );
+}

@@ -1,0 +1,56 @@
+import type { User } from '@rideway/contract';
+import { editableProfileFields, OWN_PROFILE_FIELDS } from '@rideway/domain';
+import { Button, Stack, TextField } from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AlertDialog } from '../../app/AlertDialog';
+import { FormCard } from '../../app/FormCard';
+import { api, errorKey } from '../../api/client';
+import { ME, useMe } from '../../api/session';
+
+/** Section 5: edit the own profile; email and mobile stay fixed for email-login users. */
+export function ProfilePage() {
+  const { data: me } = useMe();
+  return me ? <ProfileForm me={me} /> : null;
+}
+
+function ProfileForm({ me }: { me: User }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const editable = editableProfileFields(me.loginType === 'email');
+  const [form, setForm] = useState({ firstName: me.firstName, lastName: me.lastName, email: me.email, mobile: me.mobile });
+  const [alert, setAlert] = useState<string | null>(null);
+  const save = useMutation({ mutationFn: (body: Record<string, string>) => api<{ user: User }>('/api/me', { method: 'PATCH', body }) });
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const changes = Object.fromEntries(editable.map((field) => [field, form[field]]));
+    save.mutate(changes, {
+      onSuccess: ({ user }) => {
+        queryClient.setQueryData(ME, user);
+        setAlert(t('profile_updated'));
+      },
+      onError: (error) => { setAlert(t(errorKey(error))); },
+    });
+  };
+  return (
+    <FormCard title={t('profile')} width="sm">
+      <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+        {OWN_PROFILE_FIELDS.map((field) => (
+          <TextField
+            key={field}
+            label={t(field)}
+            value={form[field]}
+            disabled={!editable.includes(field)}
+            onChange={(event) => { setForm((current) => ({ ...current, [field]: event.target.value })); }}
+          />
+        ))}
+        <TextField label={t('usertype')} value={t(`usertype_${me.usertype}`)} disabled />
+        <Button type="submit" variant="contained" disabled={save.isPending}>
+          {t('save')}
+        </Button>
+      </Stack>
+      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+    </FormCard>
+  );
+}

@@ -1,0 +1,73 @@
+import BoltIcon from '@mui/icons-material/Bolt';
+import PaymentsIcon from '@mui/icons-material/Payments';
+import ShieldIcon from '@mui/icons-material/VerifiedUser';
+import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { useSettings } from '../../api/settings';
+
+const HIGHLIGHTS = [
+  { key: 'live', icon: <BoltIcon fontSize="large" color="primary" /> },
+  { key: 'fair', icon: <PaymentsIcon fontSize="large" color="primary" /> },
+  { key: 'safe', icon: <ShieldIcon fontSize="large" color="primary" /> },
+] as const;
+
+/** The landing page: the hero with the slogan, three product highlights, the app download section. */
+export function LandingPage() {
+  const { t } = useTranslation();
+  const { data: settings } = useSettings();
+  const stores = [
+    { href: settings?.AppleStoreLink, label: t('app_store') },
+    { href: settings?.PlayStoreLink, label: t('play_store') },
+  ].filter((store) => Boolean(store.href));
+  return (
+    <>
+      <Box sx={{ background: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 60%, #ffb300 140%)', color: 'common.white', py: { xs: 8, md: 14 } }}>
+        <Container>
+          <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2rem', md: '3rem' } }}>
+            {t('hero_slogan')}
+          </Typography>
+          <Typography variant="h6" component="p" sx={{ mt: 2, opacity: 0.9 }}>
+            {t('hero_subtitle')}
+          </Typography>
+        </Container>
+      </Box>
+      <Container sx={{ py: 8 }} component="section" aria-labelledby="highlights">
+        <Typography id="highlights" variant="h4" component="h2" sx={{ mb: 4, textAlign: 'center' }}>
+          {t('highlights_title')}
+        </Typography>
+        <Grid container spacing={3}>
+          {HIGHLIGHTS.map(({ key, icon }) => (
+            <Grid key={key} size={{ xs: 12, md: 4 }}>
+              <Card variant="outlined" sx={{ height: '100%' }}>
+                <CardContent>
+                  {icon}
+                  <Typography variant="h6" component="h3" sx={{ mt: 1 }}>
+                    {t(`highlight_${key}_title`)}
+                  </Typography>
+                  <Typography color="text.secondary">{t(`highlight_${key}_text`)}</Typography>
+                </CardContent>
+              </Card>
+            </Grid>
+          ))}
+        </Grid>
+      </Container>
+      <Box component="section" aria-labelledby="download" sx={{ bgcolor: 'grey.100', py: 8 }}>
+        <Container>
+          <Typography id="download" variant="h4" component="h2">
+            {t('download_title')}
+          </Typography>
+          <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>
+            {t('download_text')}
+          </Typography>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+            {stores.map((store) => (
+              <Button key={store.label} variant="contained" href={store.href ?? ''} target="_blank" rel="noopener">
+                {store.label}
+              </Button>
+            ))}
+          </Stack>
+        </Container>
+      </Box>
+    </>
+  );
+}

@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+
+/** Issue 6, sections 2 and 5: registration, sign-in and the own profile, in the browser. */
+test('a visitor registers with a country and dial code, is sent to login after 3 s, and signs in', async ({ page }) => {
+  const email = `web-rider-${Date.now()}@example.com`;
+  await page.setViewportSize({ width: 375, height: 900 });
+  await page.goto('/login');
+  await page.getByRole('link', { name: 'Register' }).click();
+  await expect(page).toHaveURL(/\/register$/);
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Last name').fill('Hopper');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('Secret123');
+  await page.getByRole('combobox', { name: 'Country' }).click();
+  // Section 3: about 240 countries with dial codes.
+  expect(await page.getByRole('option').count()).toBeGreaterThanOrEqual(230);
+  await page.getByRole('combobox', { name: 'Country' }).fill('Ireland');
+  await page.getByRole('option', { name: 'Ireland (+353)' }).click();
+  await page.getByLabel('Mobile number').fill('861234567');
+  await page.screenshot({ path: 'screenshots/register-375.png', fullPage: true });
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page.getByText('Your account was created. Please sign in.')).toBeVisible();
+  const shown = Date.now();
+  await expect(page).toHaveURL(/\/login$/, { timeout: 6000 });
+  expect(Date.now() - shown).toBeGreaterThanOrEqual(2500);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('Secret123');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  // The dial code was stored in front of the number, digits only (section 5).
+  const me = await (await page.request.get('/api/me')).json();
+  expect(me.user.mobile).toBe('353861234567');
+});
+
+test('registration refused by section 5 shows the key in the Alert dialog and keeps the form', async ({ page }) => {
+  await page.goto('/register');
+  await page.getByLabel('First name').fill('Grace');
+  await page.getByLabel('Last name').fill('Hopper');
+  await page.getByLabel('Email').fill('rider1@rideway.demo');
+  await page.getByLabel('Password').fill('Secret123');
+  await page.getByLabel('Mobile number').fill('7700900999');
+  await page.getByRole('button', { name: 'Register' }).click();
+  const alert = page.getByRole('dialog', { name: 'Alert' });
+  await expect(alert).toBeVisible();
+  await page.screenshot({ path: 'screenshots/register-error-1280.png' });
+  await alert.getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByLabel('First name')).toHaveValue('Grace');
+  await expect(page).toHaveURL(/\/register$/);
+});
+
+test('a visitor opening /profile is sent to /login', async ({ page }) => {
+  await page.goto('/profile');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+for (const width of [375, 1280]) {
+  test(`a rider edits the profile; email and mobile stay fixed for an email login (${width} px)`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('rider2@rideway.demo');
+    await page.getByLabel('Password').fill('demo123');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+    await expect(page.getByLabel('Email')).toBeDisabled();
+    await expect(page.getByLabel('Mobile number')).toBeDisabled();
+    await page.getByLabel('First name').fill(`Rita${width}`);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Profile updated.');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('dialog', { name: 'Alert' })).toBeHidden();
+    await page.screenshot({ path: `screenshots/profile-${width}.png`, fullPage: true });
+    expect((await (await page.request.get('/api/me')).json()).user.firstName).toBe(`Rita${width}`);
+    // The side menu: open it on a narrow screen, then log out.
+    if (width < 992) await page.getByRole('button', { name: 'Open menu' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+  });
+}
