@@ -92,8 +92,9 @@ describe.each(ENGINES)('the WebSocket gateway, tracking and chat on %s (issue 5)
     expect(codeOf(await t.request({ method: 'GET', url: `/api/bookings/${bookingId}/chat`, as: await t.makeUser('rider') }))).toBe('not_found');
 
     await post(driver, `/api/bookings/${bookingId}/arrive`);
-    // Section 4: positions before the start are not tracked.
+    // Section 4: positions before the start are not tracked, yet the rider watches the driver come.
     await post(driver, '/api/driver/location', { lat: 51.5309, lng: -0.1239 });
+    expect((await riderLive.next((m) => m.event === 'driver')).data).toMatchObject({ status: 'ARRIVED', lat: 51.5309, lng: -0.1239 });
     expect((await t.request({ method: 'GET', url: `/api/bookings/${bookingId}/tracking`, as: rider })).json().tracking).toEqual([]);
     await post(driver, `/api/bookings/${bookingId}/start`);
     expect((await riderLive.next((m) => m.event === 'point')).data).toMatchObject({ status: 'STARTED', lat: 51.5309, lng: -0.1239 });

@@ -1,5 +1,5 @@
 import { fieldOf, isLatLng } from '@rideway/domain';
-import { and, eq, gte, isNotNull, sql } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { bookings, tracking, users } from '../../db/schema';
@@ -47,15 +47,22 @@ async function publishOffline(ctx: AppContext, uid: string, fleetadmin: string |
 
 /**
  * Section 4: while a trip is STARTED, each position the driver reports is a tracking entry of it,
- * and a live point for whoever follows the trip.
+ * and a live point for whoever follows the trip. Before that (ACCEPTED, ARRIVED) the rider still
+ * watches the driver come: the position goes out as a `driver` event, not stored, since only
+ * STARTED and REACHED entries count as tracking.
  */
 async function recordTripPoint(ctx: AppContext, driver: string, position: { lat: number; lng: number; at: number }): Promise<void> {
-  await ctx.db.transaction(async (tx) => {
-    const trip = (await tx.select({ id: bookings.id, customer: bookings.customer, fleetadmin: bookings.fleetadmin, status: bookings.status }).from(bookings).where(and(eq(bookings.driver, driver), eq(bookings.status, 'STARTED'))).limit(1))[0];
-    if (!trip) return;
+  const stored = await ctx.db.transaction(async (tx) => {
+    const trip = (await tx.select({ id: bookings.id, customer: bookings.customer, fleetadmin: bookings.fleetadmin, status: bookings.status }).from(bookings).where(and(eq(bookings.driver, driver), inArray(bookings.status, ['ACCEPTED', 'ARRIVED', 'STARTED']))).limit(1))[0];
+    if (!trip) return false;
+    if (trip.status !== 'STARTED') {
+      await ctx.live.bus.publish({ topics: [`tracking:${trip.id}`], frame: eventFrame(`tracking:${trip.id}`, 'driver', { status: trip.status, ...position }) });
+      return false;
+    }
     await addTrackingPoint(tx, { bookingId: trip.id, status: trip.status, ...position }, { uids: [trip.customer, driver], fleetadmin: trip.fleetadmin, admins: true });
+    return true;
   });
-  ctx.live.relay.kick();
+  if (stored) ctx.live.relay.kick();
 }
 
 /** One tracking entry (section 3: at, status, lat, lng, id) and its live event. */
