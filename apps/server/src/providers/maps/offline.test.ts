@@ -9,6 +9,8 @@ describe('the offline maps adapter', () => {
   it('suggests demo-city places first, then world cities by population', async () => {
     const kings = await maps.autocomplete("king's cro");
     expect(kings[0]?.description).toBe("King's Cross Station, London");
+    // Typed without the apostrophe, as people do.
+    expect((await maps.autocomplete('kings cr'))[0]?.description).toBe("King's Cross Station, London");
     const paris = await maps.autocomplete('Paris');
     expect(paris[0]?.description).toBe('Paris, FR');
     expect(await maps.autocomplete('x')).toEqual([]);

@@ -14,8 +14,9 @@ export const MAX_ROUTE_KM = 1000;
 
 type GazetteerEntry = { id: string; name: string; search: string; lat: number; lng: number; population: number };
 
+// Apostrophes join what they sit in ("King's" is found by "kings" and "king's"); other marks part words.
 const normalise = (text: string): string =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/['’]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
 let gazetteer: GazetteerEntry[] | undefined;
 let byId: Map<string, GazetteerEntry> | undefined;
