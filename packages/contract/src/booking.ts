@@ -106,16 +106,15 @@ export const trackingEntrySchema = z.object({
 });
 export type TrackingEntry = z.infer<typeof trackingEntrySchema>;
 
-/** Section 3 Chat message. */
+/** Section 3 Chat message; msgDate and msgTime are UTC, createdAt the instant. */
 export const chatMessageSchema = z.object({
-  id: z.string(),
+  smsId: z.string(),
   message: z.string().min(1).max(2000),
   from: uid,
   type: z.literal('msg'),
   msgDate: z.string(),
   msgTime: z.string(),
-  source: z.enum(['rider', 'driver']),
-  smsId: z.string(),
-  at: epochMs,
+  source: z.enum(['customer', 'driver']),
+  createdAt: epochMs,
 });
 export type ChatMessage = z.infer<typeof chatMessageSchema>;

@@ -73,7 +73,7 @@ describe('section 3 entities as zod schemas', () => {
   it('booking, tracking entry and chat message shapes', () => {
     expect(trackingEntrySchema.safeParse({ id: 't', at: now, status: 'STARTED', lat: 1, lng: 2 }).success).toBe(true);
     expect(trackingEntrySchema.safeParse({ id: 't', at: now, status: 'DRIVING', lat: 1, lng: 2 }).success).toBe(false);
-    expect(chatMessageSchema.safeParse({ id: 'm', message: 'On my way', from: 'd1', type: 'msg', msgDate: '2026-11-22', msgTime: '10:00', source: 'driver', smsId: 'm', at: now }).success).toBe(true);
+    expect(chatMessageSchema.safeParse({ smsId: '7', message: 'On my way', from: 'd1', type: 'msg', msgDate: '2026-11-22', msgTime: '10:00', source: 'driver', createdAt: now }).success).toBe(true);
     expect(bookingSchema.shape.otp.safeParse(false).success).toBe(true);
     expect(bookingSchema.shape.otp.safeParse(12345).success).toBe(true);
     expect(bookingSchema.shape.otp.safeParse(1234).success).toBe(false);

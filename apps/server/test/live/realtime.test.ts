@@ -1,3 +1,4 @@
+import { chatMessageSchema } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
@@ -86,6 +87,8 @@ describe.each(ENGINES)('the WebSocket gateway, tracking and chat on %s (issue 5)
     const chat = (await t.request({ method: 'GET', url: `/api/bookings/${bookingId}/chat`, as: rider })).json().messages as { message: string; msgDate: string; msgTime: string }[];
     expect(chat.map((m) => m.message)).toEqual(['Outside in a blue car', 'Coming']);
     expect(chat[0]).toMatchObject({ msgDate: '2026-11-22', msgTime: '10:00' });
+    // The contract's shape is what clients rely on (the web app keys messages by smsId).
+    for (const message of chat) expect(chatMessageSchema.parse(message)).toEqual(message);
     expect(codeOf(await post(rider, `/api/bookings/${bookingId}/chat`, { message: '   ' }))).toBe('validation_error');
     expect(codeOf(await post(rider, `/api/bookings/${bookingId}/chat`, { message: 'x'.repeat(1001) }))).toBe('validation_error');
     expect(codeOf(await t.request({ method: 'GET', url: `/api/bookings/${bookingId}/chat`, as: admin }))).toBe('forbidden');
