@@ -13,12 +13,13 @@ export class ApiError extends Error {
 type ErrorBody = { error?: { code?: string; message?: string; field?: string } };
 
 /** Calls the API with the session cookie; a 4xx/5xx answer becomes an ApiError with its key. */
-export async function api<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   const response = await fetch(path, {
     method: init.method ?? 'GET',
     credentials: 'same-origin',
     headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: init.signal,
   });
   if (response.status === 204) return undefined as T;
   const body = (await response.json().catch(() => ({}))) as unknown;

@@ -1,6 +1,7 @@
 import type { User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, ApiError } from './client';
+import { SETTINGS } from './settings';
 
 /** The signed-in user's query: every sign-in and profile save writes its answer here. */
 export const ME = ['me'] as const;
@@ -25,7 +26,11 @@ export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (credentials: { email: string; password: string }) => api<{ user: User }>('/api/auth/login', { method: 'POST', body: credentials }),
-    onSuccess: ({ user }) => queryClient.setQueryData(ME, user),
+    onSuccess: async ({ user }) => {
+      queryClient.setQueryData(ME, user);
+      // An admin reads every setting, a visitor only the public ones.
+      await queryClient.invalidateQueries({ queryKey: SETTINGS });
+    },
   });
 }
 

@@ -1,8 +1,13 @@
-import type { PublicSettings } from '@rideway/contract';
+import type { PublicSettings, Settings } from '@rideway/contract';
 import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
-/** The settings every visitor may read: app name, currency, company, links, sign-in options. */
+export const SETTINGS = ['settings'] as const;
+
+/**
+ * The settings every visitor may read (app name, currency, company, links, sign-in options); an
+ * admin gets the rest too, such as autoDispatch.
+ */
 export function useSettings() {
-  return useQuery({ queryKey: ['settings'], queryFn: async () => (await api<{ settings: PublicSettings }>('/api/settings')).settings, staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: SETTINGS, queryFn: async () => (await api<{ settings: PublicSettings & Partial<Settings> }>('/api/settings')).settings, staleTime: 5 * 60_000 });
 }

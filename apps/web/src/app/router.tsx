@@ -27,6 +27,10 @@ export const router = createBrowserRouter([
         <AppLayout />
       </RequireRole>
     ),
-    children: [{ path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }) }],
+    children: [
+      { path: 'bookings', lazy: async () => ({ Component: (await import('../features/bookings/BookingsPage')).BookingsPage }) },
+      { path: 'bookings/:id', lazy: async () => ({ Component: (await import('../features/trip/BookingPage')).BookingPage }) },
+      { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }) },
+    ],
   },
 ]);

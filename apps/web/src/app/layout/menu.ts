@@ -9,6 +9,7 @@ export type MenuEntry = { to: string; label: string; roles?: readonly UserType[]
  */
 export const MENU: readonly MenuEntry[] = [
   { to: '/', label: 'nav_home' },
+  { to: '/bookings', label: 'booking_history' },
   { to: '/profile', label: 'profile' },
 ];
 

@@ -2,8 +2,11 @@ import BoltIcon from '@mui/icons-material/Bolt';
 import PaymentsIcon from '@mui/icons-material/Payments';
 import ShieldIcon from '@mui/icons-material/VerifiedUser';
 import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } from '@mui/material';
+import { showsHeroBookingForm } from '@rideway/domain';
 import { useTranslation } from 'react-i18next';
+import { useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
+import { BookingForm } from '../booking/BookingForm';
 
 const HIGHLIGHTS = [
   { key: 'live', icon: <BoltIcon fontSize="large" color="primary" /> },
@@ -11,24 +14,36 @@ const HIGHLIGHTS = [
   { key: 'safe', icon: <ShieldIcon fontSize="large" color="primary" /> },
 ] as const;
 
-/** The landing page: the hero with the slogan, three product highlights, the app download section. */
+/** The landing page: the hero with the slogan and the booking form, three product highlights, the app download section. */
 export function LandingPage() {
   const { t } = useTranslation();
   const { data: settings } = useSettings();
+  const { data: me, isPending } = useMe();
+  // Section 2: visitors, riders and admins get the booking form; other roles the slogan alone.
+  const heroForm = !isPending && showsHeroBookingForm(me?.usertype ?? null);
   const stores = [
     { href: settings?.AppleStoreLink, label: t('app_store') },
     { href: settings?.PlayStoreLink, label: t('play_store') },
   ].filter((store) => Boolean(store.href));
   return (
     <>
-      <Box sx={{ background: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 60%, #ffb300 140%)', color: 'common.white', py: { xs: 8, md: 14 } }}>
+      <Box sx={{ background: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 60%, #ffb300 140%)', color: 'common.white', py: { xs: 6, md: 12 } }}>
         <Container>
-          <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2rem', md: '3rem' } }}>
-            {t('hero_slogan')}
-          </Typography>
-          <Typography variant="h6" component="p" sx={{ mt: 2, opacity: 0.9 }}>
-            {t('hero_subtitle')}
-          </Typography>
+          <Grid container spacing={4} sx={{ alignItems: 'center' }}>
+            <Grid size={{ xs: 12, md: heroForm ? 6 : 12 }}>
+              <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2rem', md: '3rem' } }}>
+                {t('hero_slogan')}
+              </Typography>
+              <Typography variant="h6" component="p" sx={{ mt: 2, opacity: 0.9 }}>
+                {t('hero_subtitle')}
+              </Typography>
+            </Grid>
+            {heroForm && (
+              <Grid size={{ xs: 12, md: 6 }}>
+                <BookingForm me={me ?? null} />
+              </Grid>
+            )}
+          </Grid>
         </Container>
       </Box>
       <Container sx={{ py: 8 }} component="section" aria-labelledby="highlights">

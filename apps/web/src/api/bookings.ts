@@ -1,0 +1,72 @@
+import type { Booking, BookingRequest, ChatMessage, Estimate, TrackingEntry } from '@rideway/contract';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import { api } from './client';
+
+export const BOOKINGS = ['bookings'] as const;
+export const bookingKey = (id: string) => ['booking', id] as const;
+
+/** The caller's bookings, newest first (a driver's trips, a fleet's, or every one for an admin). */
+export function useBookings() {
+  return useQuery({ queryKey: BOOKINGS, queryFn: async () => (await api<{ bookings: Booking[] }>('/api/bookings')).bookings });
+}
+
+export function useBooking(id: string) {
+  return useQuery({ queryKey: bookingKey(id), queryFn: () => api<Booking>(`/api/bookings/${id}`) });
+}
+
+/** A booking's newer state (an action's answer or a live event) replaces the cached one everywhere. */
+export function storeBooking(queryClient: QueryClient, booking: Booking): void {
+  queryClient.setQueryData(bookingKey(booking.id), (cached: Booking | undefined) => ({ ...cached, ...booking }));
+  queryClient.setQueryData(BOOKINGS, (list: Booking[] | undefined) => list?.map((row) => (row.id === booking.id ? { ...row, ...booking } : row)));
+}
+
+export type EstimateRequest = Pick<BookingRequest, 'pickup' | 'drop' | 'carType' | 'parcelTypeIndex' | 'optionIndex'>;
+
+export const requestEstimate = (request: EstimateRequest) => api<Estimate>('/api/estimates', { method: 'POST', body: request });
+
+export function useCreateBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: BookingRequest) => api<Booking>('/api/bookings', { method: 'POST', body: request }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOOKINGS }),
+  });
+}
+
+type BookingAction = { id: string; action: 'cancel' | 'complete' | 'assign' | 'pay'; body?: Record<string, unknown> };
+
+/** A section 4 step on one booking; its answer is the booking after the step. */
+export function useBookingAction() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, action, body }: BookingAction) => api<Booking>(`/api/bookings/${id}/${action}`, { method: 'POST', body: body ?? {} }),
+    onSuccess: (booking) => { storeBooking(queryClient, booking); },
+  });
+}
+
+/** The form a card payment posts to the provider (section 4's hidden fields). */
+export type PaymentForm = { redirect: string; method: 'POST'; fields: Record<string, string> };
+
+export const requestPaymentForm = (id: string) => api<PaymentForm>(`/api/bookings/${id}/pay`, { method: 'POST', body: { payment_mode: 'card' } });
+
+export const chatKey = (id: string) => ['chat', id] as const;
+
+export function useChat(id: string, enabled: boolean) {
+  return useQuery({ queryKey: chatKey(id), queryFn: async () => (await api<{ messages: ChatMessage[] }>(`/api/bookings/${id}/chat`)).messages, enabled });
+}
+
+export function useSendChat(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (message: string) => api<ChatMessage>(`/api/bookings/${id}/chat`, { method: 'POST', body: { message } }),
+    onSuccess: (message) => { addChatMessage(queryClient, id, message); },
+  });
+}
+
+/** Adds a message once: it arrives both as the sender's answer and as the live event. */
+export function addChatMessage(queryClient: QueryClient, id: string, message: ChatMessage): void {
+  queryClient.setQueryData(chatKey(id), (list: ChatMessage[] | undefined) => (list?.some((m) => m.smsId === message.smsId) ? list : [...(list ?? []), message]));
+}
+
+export function useTracking(id: string) {
+  return useQuery({ queryKey: ['tracking', id], queryFn: async () => (await api<{ tracking: TrackingEntry[] }>(`/api/bookings/${id}/tracking`)).tracking });
+}

@@ -1,0 +1,98 @@
+import type { User } from '@rideway/contract';
+import type { Place } from '@rideway/domain';
+import { Button, FormControl, InputLabel, MenuItem, Paper, Select, Stack, TextField, Typography } from '@mui/material';
+import { useCallback, useId, useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { AlertDialog, type AlertAction } from '../../app/AlertDialog';
+import { errorKey } from '../../api/client';
+import { useCarTypes } from '../../api/catalogue';
+import { useSettings } from '../../api/settings';
+import { CarTypeSelect } from './CarTypeSelect';
+import { ChoiceDialog } from './ChoiceDialog';
+import { EstimateDialog } from './EstimateDialog';
+import { PaymentDialog } from './PaymentDialog';
+import { PlaceSearch } from './PlaceSearch';
+import { useBookFlow } from './use-book-flow';
+
+/** A datetime-local field's value for an instant, in the browser's time zone. */
+const localDateTime = (at: number): string => {
+  const date = new Date(at);
+  return new Date(at - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+/** The home page's booking form (section 2) and the book flow's dialogs (section 4). */
+export function BookingForm({ me }: { me: User | null }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const bookingTypeLabel = useId();
+  const { data: settings } = useSettings();
+  const carTypes = useCarTypes();
+  const [pickup, setPickup] = useState<Place | null>(null);
+  const [drop, setDrop] = useState<Place | null>(null);
+  const [carType, setCarType] = useState('');
+  const [bookLater, setBookLater] = useState(false);
+  // Section 4: the date-time defaults to the current time.
+  const [tripdate, setTripdate] = useState(() => localDateTime(Date.now()));
+  const [alert, setAlert] = useState<{ message: string; action?: AlertAction } | null>(null);
+  const failed = useCallback((key: string) => {
+    setAlert(
+      key === 'must_login'
+        ? { message: t(key), action: { label: t('sign_in'), onClick: () => { void navigate('/login'); } } }
+        : { message: t(key) },
+    );
+  }, [t, navigate]);
+  const failedCall = useCallback((error: unknown) => { failed(errorKey(error)); }, [failed]);
+  const flow = useBookFlow({ user: me, carTypes: carTypes.data ?? [], delivery: settings?.appcat === 'delivery', onFailure: failed });
+  const { state } = flow;
+
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    flow.book({ pickup, drop, carType, bookLater, tripdate: bookLater ? new Date(tripdate).getTime() : Date.now() });
+  };
+  return (
+    <Paper component="form" onSubmit={submit} aria-label={t('book_a_ride')} sx={{ p: { xs: 2, md: 3 }, color: 'text.primary' }}>
+      <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
+        {t('book_a_ride')}
+      </Typography>
+      <Stack spacing={2}>
+        <PlaceSearch label={t('pickup_location')} value={pickup} onChange={setPickup} enabled={me !== null} onError={failedCall} />
+        <PlaceSearch label={t('drop_location')} value={drop} onChange={setDrop} enabled={me !== null} onError={failedCall} />
+        <CarTypeSelect carTypes={carTypes.data ?? []} value={carType} onChange={setCarType} />
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <FormControl fullWidth>
+            <InputLabel id={bookingTypeLabel}>{t('booking_type')}</InputLabel>
+            <Select labelId={bookingTypeLabel} label={t('booking_type')} value={bookLater ? 'later' : 'now'} onChange={(event) => { setBookLater(event.target.value === 'later'); }}>
+              <MenuItem value="now">{t('book_now')}</MenuItem>
+              <MenuItem value="later">{t('book_later')}</MenuItem>
+            </Select>
+          </FormControl>
+          {bookLater && (
+            <TextField
+              fullWidth
+              type="datetime-local"
+              label={t('trip_date')}
+              value={tripdate}
+              onChange={(event) => { setTripdate(event.target.value); }}
+              slotProps={{ inputLabel: { shrink: true } }}
+            />
+          )}
+        </Stack>
+        <Button type="submit" variant="contained" size="large" disabled={flow.busy}>
+          {t('book')}
+        </Button>
+      </Stack>
+      {state.step === 'choosing' && <ChoiceDialog carType={state.carType} onChoose={flow.choose} onCancel={flow.reset} />}
+      {state.step === 'estimated' && <EstimateDialog estimate={state.estimate} busy={flow.busy} onConfirm={flow.confirm} onCancel={flow.reset} onInvalid={flow.invalid} />}
+      {state.step === 'paying' && <PaymentDialog bookingId={state.booking.id} onClose={flow.reset} />}
+      <AlertDialog message={alert?.message ?? null} action={alert?.action} onClose={() => { setAlert(null); }} />
+      <AlertDialog
+        message={state.step === 'booked' && !alert ? `${t('booking_success')} ${state.booking.booking_id}` : null}
+        onClose={() => {
+          flow.reset();
+          void navigate('/bookings');
+        }}
+      />
+    </Paper>
+  );
+}

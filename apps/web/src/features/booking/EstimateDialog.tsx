@@ -1,0 +1,116 @@
+import type { BookingRequest, Estimate } from '@rideway/contract';
+import { validateDeliveryDetails, type ErrorKey } from '@rideway/domain';
+import {
+  Button,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  DialogTitle,
+  Divider,
+  FormControl,
+  FormControlLabel,
+  FormLabel,
+  Radio,
+  RadioGroup,
+  Stack,
+  TextField,
+  Typography,
+} from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSettings } from '../../api/settings';
+import { useMoney } from './money';
+
+export type BookingTerms = Pick<BookingRequest, 'payment_mode' | 'promo' | 'deliveryPerson' | 'deliveryPersonPhone' | 'pickUpInstructions' | 'deliveryInstructions'>;
+
+const PAYMENT_MODES = ['cash', 'wallet', 'card'] as const;
+const DELIVERY_FIELDS = ['deliveryPerson', 'deliveryPersonPhone', 'pickUpInstructions', 'deliveryInstructions'] as const;
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <Stack direction="row" sx={{ justifyContent: 'space-between' }}>
+      <Typography color="text.secondary">{label}</Typography>
+      <Typography>{value}</Typography>
+    </Stack>
+  );
+}
+
+type Props = {
+  estimate: Estimate;
+  busy: boolean;
+  onConfirm: (terms: BookingTerms) => void;
+  onCancel: () => void;
+  onInvalid: (key: ErrorKey) => void;
+};
+
+/** Section 4's estimate dialog: the fare, how to pay, and in delivery mode who receives the parcel. */
+export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid }: Props) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const { data: settings } = useSettings();
+  const delivery = settings?.appcat === 'delivery';
+  const [paymentMode, setPaymentMode] = useState<(typeof PAYMENT_MODES)[number]>(delivery ? 'card' : 'cash');
+  const [promo, setPromo] = useState('');
+  const [details, setDetails] = useState<Record<(typeof DELIVERY_FIELDS)[number], string>>({ deliveryPerson: '', deliveryPersonPhone: '', pickUpInstructions: '', deliveryInstructions: '' });
+  const unit = settings?.convert_to_mile ? t('unit_miles') : t('unit_km');
+  const confirm = () => {
+    const terms: BookingTerms = { payment_mode: paymentMode, ...(promo.trim() ? { promo: promo.trim().toUpperCase() } : {}) };
+    if (!delivery) {
+      onConfirm(terms);
+      return;
+    }
+    const checked = validateDeliveryDetails(details);
+    if (!checked.ok) onInvalid(checked.key);
+    else onConfirm({ ...terms, ...checked.value });
+  };
+  return (
+    <Dialog open onClose={onCancel} aria-labelledby="estimate-title" fullWidth maxWidth="xs">
+      <DialogTitle id="estimate-title">{t('estimate_title')}</DialogTitle>
+      <DialogContent>
+        <Stack spacing={1}>
+          <Figure label={t('distance')} value={`${estimate.distance.toFixed(1)} ${unit}`} />
+          <Figure label={t('duration')} value={t('minutes', { count: Math.max(1, Math.round(estimate.duration / 60)) })} />
+          <Figure label={t('convenience_fees')} value={money(estimate.convenience_fees)} />
+          <Divider />
+          <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'baseline' }}>
+            <Typography variant="h6" component="p">
+              {t('estimate_fare')}
+            </Typography>
+            <Typography variant="h5" component="p" data-testid="estimate-fare" sx={{ fontWeight: 700 }}>
+              {money(estimate.estimateFare, true)}
+            </Typography>
+          </Stack>
+          {estimate.approximate && <Typography variant="body2" color="text.secondary">{t('approximate_route')}</Typography>}
+          <FormControl sx={{ pt: 1 }}>
+            <FormLabel id="payment-mode-label">{t('payment_mode')}</FormLabel>
+            <RadioGroup row aria-labelledby="payment-mode-label" value={paymentMode} onChange={(event) => { setPaymentMode(event.target.value as (typeof PAYMENT_MODES)[number]); }}>
+              {PAYMENT_MODES.map((mode) => (
+                <FormControlLabel key={mode} value={mode} control={<Radio />} label={t(`payment_${mode}`)} />
+              ))}
+            </RadioGroup>
+          </FormControl>
+          <TextField label={t('promo_code')} value={promo} onChange={(event) => { setPromo(event.target.value); }} size="small" />
+          {delivery &&
+            DELIVERY_FIELDS.map((field) => (
+              <TextField
+                key={field}
+                label={t(field)}
+                value={details[field]}
+                required={field === 'deliveryPerson' || field === 'deliveryPersonPhone'}
+                multiline={field.endsWith('Instructions')}
+                type={field === 'deliveryPersonPhone' ? 'tel' : 'text'}
+                onChange={(event) => { setDetails({ ...details, [field]: event.target.value }); }}
+                size="small"
+              />
+            ))}
+        </Stack>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onCancel}>{t('cancel')}</Button>
+        <Button variant="contained" onClick={confirm} disabled={busy}>
+          {t('confirm_booking')}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}

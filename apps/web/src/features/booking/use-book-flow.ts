@@ -1,0 +1,76 @@
+import type { Booking, CarType, Estimate } from '@rideway/contract';
+import { validateBookingForm, type BookingFormFields, type ErrorKey, type Place, type UserType } from '@rideway/domain';
+import { useState } from 'react';
+import { errorKey } from '../../api/client';
+import { requestEstimate, useCreateBooking } from '../../api/bookings';
+import type { Choices } from './ChoiceDialog';
+import type { BookingTerms } from './EstimateDialog';
+
+export type BookingDraft = { pickup: Place | null; drop: Place | null; carType: string; bookLater: boolean; tripdate: number };
+
+/** Where the book flow stands: each step's dialog shows while the flow is in it. */
+export type BookStep =
+  | { step: 'idle' }
+  | { step: 'choosing'; fields: BookingFormFields; carType: CarType }
+  | { step: 'estimating' }
+  | { step: 'estimated'; fields: BookingFormFields; choices: Choices; estimate: Estimate }
+  | { step: 'paying'; booking: Booking }
+  | { step: 'booked'; booking: Booking };
+
+/**
+ * Section 4's book flow: the form is checked (section 5), then the parcel chooser when the car
+ * type has parcel types or options, then the estimate, its dialog, and the booking. A PAYMENT_PENDING
+ * booking goes on to the payment dialog. Each failure is a message key for the Alert dialog.
+ */
+export function useBookFlow(context: { user: { usertype: UserType } | null; carTypes: CarType[]; delivery: boolean; onFailure: (key: string) => void }) {
+  const [state, setState] = useState<BookStep>({ step: 'idle' });
+  const create = useCreateBooking();
+  const { onFailure } = context;
+
+  const estimate = (fields: BookingFormFields, choices: Choices) => {
+    setState({ step: 'estimating' });
+    requestEstimate({ pickup: fields.pickup, drop: fields.drop, carType: fields.carType, ...choices }).then(
+      (answer) => { setState({ step: 'estimated', fields, choices, estimate: answer }); },
+      (error: unknown) => {
+        setState({ step: 'idle' });
+        onFailure(errorKey(error));
+      },
+    );
+  };
+
+  return {
+    state,
+    busy: create.isPending || state.step === 'estimating',
+    book: (draft: BookingDraft) => {
+      // Delivery details are asked for in the estimate dialog, so they are checked there.
+      const checked = validateBookingForm(draft, { form: 'rider', user: context.user, appCategory: 'taxi', now: Date.now() });
+      if (!checked.ok) {
+        onFailure(checked.key);
+        return;
+      }
+      const carType = context.carTypes.find((type) => type.name === checked.value.carType);
+      if (context.delivery && carType && (carType.parcelTypes.length > 0 || carType.options.length > 0)) setState({ step: 'choosing', fields: checked.value, carType });
+      else estimate(checked.value, {});
+    },
+    choose: (choices: Choices) => {
+      if (state.step === 'choosing') estimate(state.fields, choices);
+    },
+    confirm: (terms: BookingTerms) => {
+      if (state.step !== 'estimated') return;
+      const { fields, choices } = state;
+      create.mutate(
+        { pickup: fields.pickup, drop: fields.drop, carType: fields.carType, bookLater: fields.bookLater, ...(fields.bookLater ? { tripdate: fields.tripdate } : {}), ...choices, ...terms },
+        {
+          onSuccess: (booking) => { setState(booking.status === 'PAYMENT_PENDING' ? { step: 'paying', booking } : { step: 'booked', booking }); },
+          onError: (error) => { onFailure(errorKey(error)); },
+        },
+      );
+    },
+    invalid: (key: ErrorKey) => {
+      onFailure(key);
+    },
+    reset: () => {
+      setState({ step: 'idle' });
+    },
+  };
+}

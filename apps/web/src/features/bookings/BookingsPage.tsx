@@ -1,0 +1,79 @@
+import type { Booking, User } from '@rideway/contract';
+import { Box, Button, Card, CardActions, CardContent, CircularProgress, Container, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink } from 'react-router';
+import { BOOKINGS, useBookings } from '../../api/bookings';
+import { errorKey } from '../../api/client';
+import { useLiveTopic } from '../../api/live';
+import { useMe } from '../../api/session';
+import { useMoney } from '../booking/money';
+import { BookingActions } from './BookingActions';
+import { StatusChip } from './StatusChip';
+
+export const tripDateText = (booking: Booking, locale: string): string =>
+  new Date(booking.tripdate).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+
+function BookingCard({ booking, me }: { booking: Booking; me: User }) {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  return (
+    <Card variant="outlined" component="article" aria-label={`${t('booking_id')} ${booking.booking_id}`} data-booking={booking.id}>
+      <CardContent>
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
+          <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 700 }}>
+            {booking.booking_id}
+          </Typography>
+          <StatusChip status={booking.status} />
+        </Stack>
+        <Typography variant="body2" color="text.secondary">
+          {tripDateText(booking, i18n.language)} · {booking.carType}
+          {booking.bookLater ? ` · ${t('book_later')}` : ''}
+        </Typography>
+        <Typography sx={{ mt: 1 }}>
+          <strong>{t('pickup_location')}:</strong> {booking.pickupAddress}
+        </Typography>
+        <Typography>
+          <strong>{t('drop_location')}:</strong> {booking.dropAddress}
+        </Typography>
+        <Typography sx={{ mt: 1, fontWeight: 600 }}>{money(booking.customer_paid || booking.estimate)}</Typography>
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2, justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}>
+        <BookingActions booking={booking} me={me} />
+        <Button component={RouterLink} to={`/bookings/${booking.id}`} size="small">
+          {t('open_booking')}
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}
+
+/** Section 2's booking list: the caller's bookings, newest first, with their actions. */
+export function BookingsPage() {
+  const { t } = useTranslation();
+  const { data: me } = useMe();
+  const bookings = useBookings();
+  const queryClient = useQueryClient();
+  // Every change to one's own booking comes with a notice; the list then refreshes.
+  useLiveTopic('user:me', (event) => {
+    if (event.event === 'notice') void queryClient.invalidateQueries({ queryKey: BOOKINGS });
+  });
+  if (!me) return null;
+  return (
+    <Container maxWidth="md" sx={{ py: 3 }}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t('booking_history')}
+      </Typography>
+      {bookings.isPending && (
+        <Box sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
+          <CircularProgress aria-label={t('loading')} />
+        </Box>
+      )}
+      {bookings.isError && <Typography color="error">{t(errorKey(bookings.error))}</Typography>}
+      {bookings.data?.length === 0 && <Typography>{t('no_bookings')}</Typography>}
+      <Stack spacing={2}>
+        {bookings.data?.map((booking) => <BookingCard key={booking.id} booking={booking} me={me} />)}
+      </Stack>
+    </Container>
+  );
+}

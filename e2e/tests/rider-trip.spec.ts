@@ -1,0 +1,189 @@
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+
+/**
+ * Issue 6, sections 2, 4, 5 and 8: a rider's trip from search to rating in the browser, with the
+ * driver's side played through the API by a demo driver.
+ */
+
+const DEMO_DRIVERS = ['driver1', 'driver2', 'driver3', 'driver4', 'driver5'].map((name) => `${name}@rideway.demo`);
+
+async function apiSignIn(request: APIRequestContext, email: string, password = 'demo123'): Promise<Record<string, string>> {
+  const response = await request.post('/api/auth/login', { data: { email, password } });
+  expect(response.status(), email).toBe(200);
+  return { authorization: `Bearer ${(await response.json()).token}` };
+}
+
+async function signIn(page: Page, email: string, password = 'demo123') {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/$/);
+}
+
+/** Types into a place field and picks the suggestion the server's place search offers. */
+async function choosePlace(page: Page, field: string, typed: string, suggestion: string) {
+  await page.getByRole('combobox', { name: field }).fill(typed);
+  await page.getByRole('option', { name: suggestion }).click();
+  await expect(page.getByRole('combobox', { name: field })).toHaveValue(suggestion);
+}
+
+async function fillTrip(page: Page) {
+  await choosePlace(page, 'Pickup location', 'kings cr', "King's Cross Station, London");
+  await choosePlace(page, 'Drop location', 'tower of', 'Tower of London, London');
+  await page.getByRole('combobox', { name: 'Vehicle type' }).click();
+  await expect(page.getByRole('option').first()).toHaveText('Select car');
+  await page.getByRole('option', { name: 'Economy' }).click();
+}
+
+/** The demo driver whose offers include this booking. */
+async function driverOffered(request: APIRequestContext, bookingId: string): Promise<Record<string, string>> {
+  for (const email of DEMO_DRIVERS) {
+    const driver = await apiSignIn(request, email);
+    const tasks = (await (await request.get('/api/driver/tasks', { headers: driver })).json()).tasks as { id: string }[];
+    if (tasks.some((task) => task.id === bookingId)) return driver;
+  }
+  throw new Error(`no demo driver was offered ${bookingId}`);
+}
+
+test('a visitor who tries to book is asked to sign in', async ({ page }) => {
+  await page.goto('/');
+  const form = page.getByRole('form', { name: 'Book a ride' });
+  await expect(form).toBeVisible();
+  // Place search is a signed-in call: the visitor is told so rather than shown nothing.
+  await page.getByRole('combobox', { name: 'Pickup location' }).fill('kings');
+  await expect(page.getByText('Sign in to search places')).toBeVisible();
+  await form.getByRole('button', { name: 'Book', exact: true }).click();
+  const alert = page.getByRole('dialog', { name: 'Alert' });
+  await expect(alert).toContainText('Please sign in to book.');
+  await page.screenshot({ path: 'screenshots/book-visitor-1280.png', animations: 'disabled' });
+  await alert.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('a rider registers, books, watches the driver accept live, chats, pays cash and rates', async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const email = `trip-rider-${Date.now()}@example.com`;
+  await page.goto('/register');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill('Secret123');
+  await page.getByLabel('Mobile number').fill('7700900123');
+  await page.getByRole('button', { name: 'Register' }).click();
+  await expect(page).toHaveURL(/\/login$/, { timeout: 6000 });
+  await signIn(page, email, 'Secret123');
+
+  await fillTrip(page);
+  await page.screenshot({ path: 'screenshots/book-form-1280.png', animations: 'disabled' });
+  await page.getByRole('button', { name: 'Book', exact: true }).click();
+  const estimate = page.getByRole('dialog', { name: 'Your fare estimate' });
+  await expect(estimate.getByTestId('estimate-fare')).toHaveText(/^\$\d+\.\d{2} USD$/);
+  await page.screenshot({ path: 'screenshots/book-estimate-1280.png', animations: 'disabled' });
+  await estimate.getByRole('radio', { name: 'Cash' }).check();
+  await estimate.getByRole('button', { name: 'Confirm booking' }).click();
+  const success = page.getByRole('dialog', { name: 'Alert' });
+  await expect(success).toContainText(/Booking confirmed\. Your booking id is [A-Z0-9]+/);
+  const reference = (await success.locator('#alert-message').textContent())?.match(/booking id is ([A-Z0-9]+)$/)?.[1] ?? '';
+  await success.getByRole('button', { name: 'Close' }).click();
+  await expect(page).toHaveURL(/\/bookings$/);
+
+  const card = page.getByRole('article', { name: `Booking ${reference}` });
+  await expect(card).toContainText('Finding a driver');
+  await page.screenshot({ path: 'screenshots/bookings-1280.png', animations: 'disabled' });
+  const bookingId = (await card.getAttribute('data-booking')) ?? '';
+  await card.getByRole('link', { name: 'Open' }).click();
+  await expect(page).toHaveURL(new RegExp(`/bookings/${bookingId}$`));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Booking ${reference}`);
+
+  // The driver accepts: the page turns ACCEPTED without a reload.
+  const driver = await driverOffered(request, bookingId);
+  expect((await request.post(`/api/bookings/${bookingId}/accept`, { headers: driver, data: {} })).status()).toBe(200);
+  await expect(page.locator('[data-status]')).toHaveAttribute('data-status', 'ACCEPTED');
+  await expect(page.getByText('Driver on the way')).toBeVisible();
+  // The driver's position on the way to the pickup reaches the map.
+  await request.post('/api/driver/location', { headers: driver, data: { lat: 51.5301, lng: -0.1231 } });
+  await expect(page.getByRole('region', { name: "Driver's position" })).toHaveAttribute('data-driver', '51.5301,-0.1231');
+
+  // Chat both ways, live.
+  await page.getByLabel('Message').fill('I am by the main entrance');
+  await page.getByRole('button', { name: 'Send' }).click();
+  const log = page.getByRole('log');
+  await expect(log).toContainText('I am by the main entrance');
+  expect((await request.post(`/api/bookings/${bookingId}/chat`, { headers: driver, data: { message: 'Two minutes away' } })).status()).toBe(201);
+  await expect(log).toContainText('Two minutes away');
+  await page.screenshot({ path: 'screenshots/trip-accepted-1280.png', fullPage: true, animations: 'disabled' });
+
+  for (const step of ['arrive', 'start', 'reach']) {
+    expect((await request.post(`/api/bookings/${bookingId}/${step}`, { headers: driver, data: {} })).status(), step).toBe(200);
+  }
+  await expect(page.locator('[data-status]')).toHaveAttribute('data-status', 'REACHED');
+  await expect(page.getByText(/Please pay \$\d+\.\d{2} in cash to your driver\./)).toBeVisible();
+  await page.screenshot({ path: 'screenshots/trip-reached-1280.png', fullPage: true, animations: 'disabled' });
+  // The rider hands over the cash; the driver confirms it.
+  expect((await request.post(`/api/bookings/${bookingId}/pay`, { headers: driver, data: { payment_mode: 'cash' } })).status()).toBe(200);
+  await expect(page.locator('[data-status]')).toHaveAttribute('data-status', 'PAID');
+
+  await page.locator('label', { hasText: '5 Stars' }).click();
+  await expect(page.getByRole('radio', { name: '5 Stars' })).toBeChecked();
+  await page.getByRole('button', { name: 'Submit rating' }).click();
+  await expect(page.getByText('You rated this trip 5 of 5. Thank you!')).toBeVisible();
+  await expect(page.locator('[data-status]')).toHaveAttribute('data-status', 'COMPLETE');
+  await page.screenshot({ path: 'screenshots/trip-rated-1280.png', fullPage: true, animations: 'disabled' });
+  const done = await (await request.get(`/api/bookings/${bookingId}`, { headers: driver })).json();
+  expect(done).toMatchObject({ status: 'COMPLETE', rating: 5, payment_mode: 'cash' });
+});
+
+test('booking later too soon shows past_booking_error', async ({ page }) => {
+  await signIn(page, 'rider2@rideway.demo');
+  await fillTrip(page);
+  await page.getByRole('combobox', { name: 'Booking type' }).click();
+  await page.getByRole('option', { name: 'Book later' }).click();
+  const when = page.getByLabel('Date and time');
+  // Section 5: at least 15 minutes ahead; the default (now) is too soon.
+  await expect(when).not.toHaveValue('');
+  await page.getByRole('button', { name: 'Book', exact: true }).click();
+  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('A later booking must be at least 15 minutes from now.');
+  await page.screenshot({ path: 'screenshots/book-later-too-soon-1280.png', animations: 'disabled' });
+});
+
+test('a rider cancels a booking with a reason from the list', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, 'rider2@rideway.demo');
+  await fillTrip(page);
+  await page.getByRole('button', { name: 'Book', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Your fare estimate' }).getByRole('button', { name: 'Confirm booking' }).click();
+  await expect(page.locator('#alert-message')).toContainText('booking id is');
+  const reference = ((await page.locator('#alert-message').textContent())?.match(/booking id is ([A-Z0-9]+)$/)?.[1]) ?? '';
+  await page.getByRole('dialog', { name: 'Alert' }).getByRole('button', { name: 'Close' }).click();
+  const card = page.getByRole('article', { name: `Booking ${reference}` });
+  await card.getByRole('button', { name: 'Cancel booking' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Reason for cancelling' });
+  await dialog.getByRole('radio').first().check();
+  await page.screenshot({ path: 'screenshots/bookings-cancel-375.png', animations: 'disabled' });
+  await dialog.getByRole('button', { name: 'Cancel booking' }).click();
+  await expect(card).toContainText('Cancelled');
+  await expect(card.getByRole('button', { name: 'Cancel booking' })).toHaveCount(0);
+});
+
+test('a signed-in rider opening /dashboard is sent to /login', async ({ page }) => {
+  await signIn(page, 'rider1@rideway.demo');
+  await page.goto('/dashboard');
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('the booking form follows the right-to-left layout in Arabic', async ({ page }) => {
+  await signIn(page, 'rider1@rideway.demo');
+  await page.getByLabel('Language').click();
+  await page.getByRole('option', { name: 'العربية' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  const form = page.getByRole('form', { name: 'احجز رحلة' });
+  await expect(form).toBeVisible();
+  // Right to left: the form sits left of the slogan, and its labels start at the right.
+  const slogan = await page.getByRole('heading', { level: 1 }).boundingBox();
+  const formBox = await form.boundingBox();
+  expect(formBox!.x).toBeLessThan(slogan!.x);
+  await page.screenshot({ path: 'screenshots/home-rtl-1280.png', animations: 'disabled' });
+  await page.getByLabel('اللغة').click();
+  await page.getByRole('option', { name: 'English' }).click();
+});
