@@ -1,12 +1,44 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 import { landingBudget } from './vite-plugins/landing-budget.ts';
 
 const api = process.env.RIDEWAY_API ?? 'http://127.0.0.1:3000';
 
 // In development the Vite server proxies the API, the WebSocket and the section 7 paths.
 export default defineConfig({
-  plugins: [react(), landingBudget()],
+  plugins: [
+    react(),
+    landingBudget(),
+    // Installable: a manifest and a Workbox service worker that keeps the app shell for offline starts.
+    VitePWA({
+      registerType: 'autoUpdate',
+      injectRegister: 'script-defer',
+      includeAssets: ['icons/icon.svg', 'icons/apple-touch-icon.png'],
+      manifest: {
+        name: 'Rideway',
+        short_name: 'Rideway',
+        description: 'Book a ride or send a parcel, and follow it live.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#ffffff',
+        theme_color: '#1b5e20',
+        icons: [
+          { src: '/icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: '/icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
+        // Client routes open the shell; the API, its files and the section 7 paths never do.
+        navigateFallback: '/index.html',
+        navigateFallbackDenylist: [/^\/api\//, /^\/(get_|googleapis-|validate_referrer|check_user_exists|user_signup|send_notification)/],
+        maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
+      },
+    }),
+  ],
   server: {
     proxy: {
       '/api': { target: api, ws: true },
