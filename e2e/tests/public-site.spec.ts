@@ -6,6 +6,8 @@ const PAGES = [
   { path: '/about-us', name: 'about-us', heading: 'About us' },
   { path: '/privacy-policy', name: 'privacy-policy', heading: 'Privacy policy' },
   { path: '/login', name: 'login', heading: 'Sign in' },
+  { path: '/register', name: 'register', heading: 'Register' },
+  { path: '/no-such-page', name: 'not-found', heading: 'This page does not exist.' },
 ];
 
 for (const width of [375, 1280]) {
@@ -85,4 +87,34 @@ test('the forgot-password dialog sends the reset and says so', async ({ page }) 
   await dialog.getByLabel('Email').fill('rider1@rideway.demo');
   await dialog.getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('If an account uses this email');
+});
+
+test('installable as a PWA: a manifest with icons, and a service worker that serves the shell offline', async ({ page, context }) => {
+  await page.goto('/');
+  const manifestPath = await page.locator('link[rel="manifest"]').getAttribute('href');
+  const manifest = await (await page.request.get(manifestPath ?? '')).json();
+  expect(manifest).toMatchObject({ name: 'Rideway', start_url: '/', display: 'standalone' });
+  const sizes = (manifest.icons as { sizes: string; src: string }[]).map((icon) => icon.sizes);
+  expect(sizes).toEqual(expect.arrayContaining(['192x192', '512x512']));
+  for (const icon of manifest.icons as { src: string }[]) expect((await page.request.get(icon.src)).headers()['content-type']).toBe('image/png');
+  // The worker takes control, precaches the shell, and a client route opens with the network gone.
+  await page.evaluate(async () => { await navigator.serviceWorker.ready; });
+  await page.reload();
+  await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null)).toBe(true);
+  await context.setOffline(true);
+  await page.goto('/about-us');
+  await expect(page.locator('#root')).toBeAttached();
+  expect(await page.evaluate(() => document.querySelector('script[type="module"]') !== null)).toBe(true);
+  await context.setOffline(false);
+});
+
+test('on a phone the header keeps to one line and its links open from the menu button', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/');
+  const bar = await page.locator('header').boundingBox();
+  expect(bar!.height).toBeLessThanOrEqual(80);
+  await page.getByRole('button', { name: 'Open menu' }).click();
+  await page.getByRole('navigation').getByRole('link', { name: 'About us' }).click();
+  await expect(page).toHaveURL(/\/about-us$/);
+  await expect(page.getByRole('navigation')).toBeHidden();
 });

@@ -187,3 +187,19 @@ test('the booking form follows the right-to-left layout in Arabic', async ({ pag
   await page.getByLabel('اللغة').click();
   await page.getByRole('option', { name: 'English' }).click();
 });
+
+for (const width of [375, 1280]) {
+  test(`a rider's home, bookings and booking screens at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await signIn(page, 'rider1@rideway.demo');
+    await expect(page.getByRole('form', { name: 'Book a ride' })).toBeVisible();
+    await page.screenshot({ path: `screenshots/home-rider-${width}.png`, fullPage: true, animations: 'disabled' });
+    await page.goto('/bookings');
+    const first = page.getByRole('article').first();
+    await expect(first).toBeVisible();
+    await page.screenshot({ path: `screenshots/bookings-${width}.png`, fullPage: true, animations: 'disabled' });
+    await first.getByRole('link', { name: 'Open' }).click();
+    await expect(page.getByRole('region', { name: "Driver's position" })).toBeVisible();
+    await page.screenshot({ path: `screenshots/booking-${width}.png`, fullPage: true, animations: 'disabled' });
+  });
+}

@@ -1,7 +1,9 @@
 import FacebookIcon from '@mui/icons-material/Facebook';
 import InstagramIcon from '@mui/icons-material/Instagram';
+import MenuIcon from '@mui/icons-material/Menu';
 import XIcon from '@mui/icons-material/X';
-import { AppBar, Box, Button, IconButton, MenuItem, TextField, Toolbar, Typography, useScrollTrigger } from '@mui/material';
+import { AppBar, Box, Button, Drawer, IconButton, List, ListItemButton, ListItemText, MenuItem, TextField, Toolbar, Typography, useMediaQuery, useScrollTrigger, useTheme } from '@mui/material';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { useMe } from '../../api/session';
@@ -16,6 +18,9 @@ export function PublicHeader() {
   const { data: settings } = useSettings();
   const languages = useLanguages();
   const scrolled = useScrollTrigger({ disableHysteresis: true, threshold: 400 });
+  // On a phone the links move into a drawer, so the bar keeps to one line.
+  const narrow = useMediaQuery(useTheme().breakpoints.down('md'));
+  const [open, setOpen] = useState(false);
   const social = [
     { href: settings?.FacebookHandle, label: 'Facebook', icon: <FacebookIcon /> },
     { href: settings?.TwitterHandle, label: 'Twitter', icon: <XIcon /> },
@@ -29,30 +34,49 @@ export function PublicHeader() {
   ];
   return (
     <AppBar position="sticky" color={scrolled ? 'primary' : 'default'} elevation={scrolled ? 4 : 0} data-scrolled={scrolled}>
-      <Toolbar sx={{ flexWrap: 'wrap', gap: 1, py: 1 }}>
+      <Toolbar sx={{ gap: 1, py: 1 }}>
         <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}>
           {settings?.appName}
         </Typography>
-        <Box component="nav" aria-label={t('nav_main')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-          {links.map((link) => (
-            <Button key={link.to} component={RouterLink} to={link.to} color="inherit" size="small">
-              {link.label}
-            </Button>
-          ))}
-        </Box>
+        {narrow ? (
+          <Drawer anchor="right" open={open} onClose={() => { setOpen(false); }}>
+            <Box component="nav" aria-label={t('nav_main')} sx={{ width: 240 }}>
+              <List>
+                {links.map((link) => (
+                  <ListItemButton key={link.to} component={RouterLink} to={link.to} onClick={() => { setOpen(false); }}>
+                    <ListItemText primary={link.label} />
+                  </ListItemButton>
+                ))}
+              </List>
+            </Box>
+          </Drawer>
+        ) : (
+          <Box component="nav" aria-label={t('nav_main')} sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+            {links.map((link) => (
+              <Button key={link.to} component={RouterLink} to={link.to} color="inherit" size="small">
+                {link.label}
+              </Button>
+            ))}
+          </Box>
+        )}
         {social.map((link) => (
           <IconButton key={link.label} component="a" href={link.href} target="_blank" rel="noopener" aria-label={link.label} color="inherit" size="small">
             {link.icon}
           </IconButton>
         ))}
         {languages.length > 1 && (
-          <TextField select size="small" label={t('language')} value={i18n.language} onChange={(event) => void chooseLanguage(event.target.value)} sx={{ minWidth: 120 }}>
+          <TextField select size="small" label={t('language')} value={i18n.language} onChange={(event) => void chooseLanguage(event.target.value)} sx={{ minWidth: { xs: 104, md: 120 } }}>
             {languages.map((language) => (
               <MenuItem key={language.code} value={language.code}>
                 {language.name}
               </MenuItem>
             ))}
           </TextField>
+        )}
+        {narrow && (
+          <IconButton color="inherit" edge="end" aria-label={t('open_menu')} onClick={() => { setOpen(true); }}>
+            <MenuIcon />
+          </IconButton>
         )}
       </Toolbar>
     </AppBar>
