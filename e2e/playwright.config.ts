@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
 
 const port = Number(process.env.E2E_PORT ?? 3210);
+const facebookPort = port + 1;
 
 /**
  * Browser tests in the system's Chromium (Debian's package; Playwright's own browser download is
@@ -25,13 +26,34 @@ export default defineConfig({
     },
     trace: 'retain-on-failure',
   },
-  webServer: {
-    command: 'npm start',
-    cwd: '..',
-    url: `http://127.0.0.1:${port}/api/health`,
-    // The browser tests run on the embedded database, whatever DATABASE_URL the data tests use.
-    env: { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: join(tmpdir(), `rideway-e2e-${Date.now()}`) },
-    reuseExistingServer: false,
-    timeout: 60_000,
-  },
+  webServer: [
+    {
+      // Facebook's login dialog and Graph API, played locally.
+      command: 'npx tsx support/fake-facebook.ts',
+      url: `http://127.0.0.1:${facebookPort}/health`,
+      env: { FAKE_FACEBOOK_PORT: String(facebookPort) },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
+      command: 'npm start',
+      cwd: '..',
+      url: `http://127.0.0.1:${port}/api/health`,
+      // The browser tests run on the embedded database, whatever DATABASE_URL the data tests use.
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'warn',
+        DATABASE_URL: '',
+        REDIS_URL: '',
+        DATA_DIR: join(tmpdir(), `rideway-e2e-${Date.now()}`),
+        FACEBOOK_APP_ID: '1000000001',
+        FACEBOOK_APP_SECRET: 'e2e-facebook-app-secret',
+        FACEBOOK_GRAPH_URL: `http://127.0.0.1:${facebookPort}`,
+        FACEBOOK_DIALOG_URL: `http://127.0.0.1:${facebookPort}/dialog/oauth`,
+      },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+  ],
 });

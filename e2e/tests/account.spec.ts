@@ -78,3 +78,29 @@ for (const width of [375, 1280]) {
     await expect(page).toHaveURL(/\/login$/);
   });
 }
+
+test('with FacebookLoginEnabled a visitor signs in with Facebook and lands home as a new rider', async ({ page, request }) => {
+  const admin = await request.post('/api/auth/login', { data: { email: 'admin@rideway.demo', password: 'demo123' } });
+  const headers = { authorization: `Bearer ${(await admin.json()).token}` };
+  await page.goto('/login');
+  await expect(page.getByRole('link', { name: 'Continue with Facebook' })).toHaveCount(0);
+  expect((await request.patch('/api/settings', { headers, data: { FacebookLoginEnabled: true } })).status()).toBe(200);
+  try {
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Continue with Facebook' }).click();
+    // Facebook's dialog (played locally), then back through the server's callback.
+    await expect(page.getByRole('heading', { name: 'Log in with Facebook' })).toBeVisible();
+    await page.getByRole('link', { name: 'Continue as Fiona' }).click();
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole('form', { name: 'Book a ride' })).toBeVisible();
+    const me = (await (await page.request.get('/api/me')).json()).user;
+    expect(me).toMatchObject({ firstName: 'Fiona', lastName: 'Facebook', usertype: 'rider', loginType: 'facebook', email: 'fiona.facebook@example.com' });
+    // A forged return is refused at /login with the message.
+    await page.goto('/api/auth/facebook/callback?code=code-5550001&state=forged');
+    await expect(page).toHaveURL(/\/login\?error=login_error$/);
+    await expect(page.getByRole('dialog', { name: 'Alert' })).toBeVisible();
+    await page.screenshot({ path: 'screenshots/login-facebook-error-1280.png', animations: 'disabled' });
+  } finally {
+    await request.patch('/api/settings', { headers, data: { FacebookLoginEnabled: false } });
+  }
+});

@@ -19,6 +19,8 @@ describe('configuration', () => {
       BOOK_LATER_DISPATCH_AHEAD_S: 600,
       WS_HEARTBEAT_S: 30,
       VAPID_SUBJECT: 'mailto:admin@rideway.local',
+      FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v21.0',
+      FACEBOOK_DIALOG_URL: 'https://www.facebook.com/v21.0/dialog/oauth',
     });
   });
 

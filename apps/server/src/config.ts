@@ -55,6 +55,12 @@ export const configSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().min(20).optional(),
   VAPID_PRIVATE_KEY: z.string().min(20).optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/).default('mailto:admin@rideway.local'),
+  /** A Facebook app, for sign-in with Facebook when the FacebookLoginEnabled setting is on. */
+  FACEBOOK_APP_ID: z.string().regex(/^\d{1,30}$/).optional(),
+  FACEBOOK_APP_SECRET: z.string().min(16).optional(),
+  /** Facebook's Graph API and login dialog; other addresses serve tests and proxies. */
+  FACEBOOK_GRAPH_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v21.0'),
+  FACEBOOK_DIALOG_URL: z.url({ protocol: /^https?$/ }).default('https://www.facebook.com/v21.0/dialog/oauth'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type Config = z.infer<typeof configSchema>;

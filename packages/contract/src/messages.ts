@@ -173,6 +173,9 @@ export const WEB_KEYS = [
   'rate_trip',
   'submit_rating',
   'you_rated',
+  'continue_with_facebook',
+  'email_verified',
+  'link_expired',
 ] as const;
 
 /** Every message key: the spec's errors, notices, successes and information, and the web app's texts. */

@@ -35,6 +35,8 @@ export const users = pgTable(
     mobile: text('mobile'),
     usertype: text('usertype').notNull(),
     loginType: text('login_type'),
+    /** The Facebook user id of an account that signs in with Facebook. */
+    facebookId: text('facebook_id'),
     passwordHash: text('password_hash'),
     emailVerified: boolean('email_verified').notNull().default(false),
     approved: boolean('approved').notNull().default(true),
@@ -66,6 +68,7 @@ export const users = pgTable(
     uniqueIndex('users_email_key').on(t.email),
     uniqueIndex('users_mobile_key').on(t.mobile),
     uniqueIndex('users_referral_id_key').on(t.referralId),
+    uniqueIndex('users_facebook_id_key').on(t.facebookId),
     index('users_usertype_idx').on(t.usertype),
     index('users_fleetadmin_idx').on(t.fleetadmin),
     check('users_usertype_check', sql`${t.usertype} in ('rider', 'driver', 'admin', 'fleetadmin')`),

@@ -27,6 +27,8 @@ export const ROUTE_ACCESS = {
   'POST /api/auth/password-reset/confirm': 'public',
   'GET /api/auth/verify-email': 'public',
   'GET /api/auth/methods': 'public',
+  'GET /api/auth/facebook': 'public',
+  'GET /api/auth/facebook/callback': 'public',
   'POST /api/auth/logout': 'public',
 
   'GET /api/me': ALL,

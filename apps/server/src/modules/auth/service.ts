@@ -121,7 +121,7 @@ export async function register(ctx: AppContext, input: unknown): Promise<UserRow
 }
 
 /** Section 4 sign-in rules once the credentials are right: approval, verified email, user type. */
-async function admit(ctx: AppContext, user: UserRow, viaPassword: boolean): Promise<void> {
+export async function admit(ctx: AppContext, user: UserRow, viaPassword: boolean): Promise<void> {
   if (!['rider', 'driver', 'admin', 'fleetadmin'].includes(user.usertype)) throw new AppError('not_valid_user_type');
   if (!user.approved) throw new AppError('require_approval');
   const settings = await getSettings(ctx.db);
@@ -234,10 +234,4 @@ export async function confirmPasswordReset(ctx: AppContext, input: unknown): Pro
 export async function verifyEmail(ctx: AppContext, token: unknown): Promise<void> {
   const uid = await useLink(ctx, token, 'verify');
   await ctx.db.update(users).set({ emailVerified: true }).where(eq(users.id, uid));
-}
-
-/** Section 1: the sign-in methods on offer follow the settings. */
-export async function signInMethods(ctx: AppContext): Promise<{ email: true; mobile: boolean; facebook: boolean }> {
-  const settings = await getSettings(ctx.db);
-  return { email: true, mobile: settings.MobileLoginEnabled, facebook: settings.FacebookLoginEnabled };
 }

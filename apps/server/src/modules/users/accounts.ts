@@ -14,7 +14,8 @@ export type NewAccount = {
   mobile: string | null;
   usertype: UserType;
   passwordHash: string | null;
-  loginType: 'email' | 'phone' | null;
+  loginType: 'email' | 'phone' | 'facebook' | null;
+  facebookId?: string | null;
   approved: boolean;
   emailVerified: boolean;
   createdByAdmin: boolean;
@@ -72,6 +73,7 @@ export async function insertAccount(db: Db | Tx, account: NewAccount, now: numbe
     mobile: account.mobile,
     usertype: account.usertype,
     loginType: account.loginType,
+    facebookId: account.facebookId ?? null,
     passwordHash: account.passwordHash,
     emailVerified: account.emailVerified,
     approved: account.approved,

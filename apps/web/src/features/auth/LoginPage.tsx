@@ -1,16 +1,30 @@
 import type { User } from '@rideway/contract';
-import { Box, Button, Link, Stack, Tab, Tabs, TextField } from '@mui/material';
+import FacebookIcon from '@mui/icons-material/Facebook';
+import { Box, Button, Divider, Link, Stack, Tab, Tabs, TextField } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link as RouterLink, useNavigate } from 'react-router';
+import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
 import { AlertDialog } from '../../app/AlertDialog';
 import { FormCard } from '../../app/FormCard';
-import { errorKey } from '../../api/client';
+import { api, errorKey } from '../../api/client';
 import { useLogin } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { PhoneSignIn } from './PhoneSignIn';
 import { homeAfterSignIn } from './redirect';
+
+/**
+ * What a redirect back to /login says: a failed Facebook sign-in (?error=key) or the outcome of
+ * an email verification link (?verified=1 or 0).
+ */
+function arrivalMessage(params: URLSearchParams): string | null {
+  const error = params.get('error');
+  if (error) return error;
+  const verified = params.get('verified');
+  if (verified === null) return null;
+  return verified === '1' ? 'email_verified' : 'link_expired';
+}
 
 /** Section 2's login screen. */
 export function LoginPage() {
@@ -22,7 +36,12 @@ export function LoginPage() {
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [forgotOpen, setForgotOpen] = useState(false);
-  const [alert, setAlert] = useState<string | null>(null);
+  const [params] = useSearchParams();
+  const [alert, setAlert] = useState<string | null>(() => {
+    const key = arrivalMessage(params);
+    return key ? t(key) : null;
+  });
+  const methods = useQuery({ queryKey: ['sign-in-methods'], queryFn: () => api<{ facebook: boolean }>('/api/auth/methods') });
   const signedIn = (user: User) => { void navigate(homeAfterSignIn(user.usertype)); };
   const failed = (error: unknown) => { setAlert(t(errorKey(error))); };
   const submit = (event: SyntheticEvent) => {
@@ -47,6 +66,14 @@ export function LoginPage() {
         </Stack>
       ) : (
         <PhoneSignIn onSignedIn={signedIn} onError={failed} />
+      )}
+      {settings?.FacebookLoginEnabled && methods.data?.facebook && (
+        <>
+          <Divider sx={{ my: 2 }} />
+          <Button href="/api/auth/facebook" variant="contained" fullWidth startIcon={<FacebookIcon />} sx={{ bgcolor: '#1877f2', '&:hover': { bgcolor: '#166fe5' } }}>
+            {t('continue_with_facebook')}
+          </Button>
+        </>
       )}
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mt: 2 }}>
         <Link component="button" type="button" onClick={() => { setForgotOpen(true); }}>

@@ -230,4 +230,7 @@ export const ar: Messages = {
   rate_trip: 'قيّم رحلتك',
   submit_rating: 'إرسال التقييم',
   you_rated: 'قيّمت هذه الرحلة {{rating}} من 5. شكرًا لك!',
+  continue_with_facebook: 'المتابعة باستخدام فيسبوك',
+  email_verified: 'تم التحقق من بريدك الإلكتروني. يرجى تسجيل الدخول.',
+  link_expired: 'انتهت صلاحية هذا الرابط أو استُخدم من قبل.',
 };

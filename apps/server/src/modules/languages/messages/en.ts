@@ -178,4 +178,7 @@ export const en: Messages = {
   rate_trip: 'Rate your trip',
   submit_rating: 'Submit rating',
   you_rated: 'You rated this trip {{rating}} of 5. Thank you!',
+  continue_with_facebook: 'Continue with Facebook',
+  email_verified: 'Your email is verified. Please sign in.',
+  link_expired: 'This link has expired or was already used.',
 };

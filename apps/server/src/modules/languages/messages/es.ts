@@ -230,4 +230,7 @@ export const es: Messages = {
   rate_trip: 'Valora tu viaje',
   submit_rating: 'Enviar valoración',
   you_rated: 'Valoraste este viaje con {{rating}} de 5. ¡Gracias!',
+  continue_with_facebook: 'Continuar con Facebook',
+  email_verified: 'Tu correo está verificado. Inicia sesión.',
+  link_expired: 'Este enlace ha caducado o ya se usó.',
 };
