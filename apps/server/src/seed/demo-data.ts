@@ -33,10 +33,18 @@ const PLACES = [
   { add: 'Camden Market, London', lat: 51.5415, lng: -0.1466 },
 ];
 
-const CAR_TYPES: (FareRates & { name: string; extra_info: string; cancelSlab: { minsDelayed: number; amount: number }[] })[] = [
-  { name: 'Economy', base_fare: 2.5, rate_per_unit_distance: 1.1, rate_per_hour: 12, min_fare: 6, convenience_fees: 10, convenience_fee_type: 'percentage', extra_info: '4 seats', cancelSlab: [{ minsDelayed: 3, amount: 2 }, { minsDelayed: 10, amount: 5 }] },
-  { name: 'Comfort', base_fare: 3.5, rate_per_unit_distance: 1.6, rate_per_hour: 18, min_fare: 9, convenience_fees: 12, convenience_fee_type: 'percentage', extra_info: '4 seats, newer cars', cancelSlab: [{ minsDelayed: 3, amount: 3 }, { minsDelayed: 10, amount: 7 }] },
-  { name: 'XL', base_fare: 5, rate_per_unit_distance: 2.2, rate_per_hour: 24, min_fare: 14, convenience_fees: 2.5, convenience_fee_type: 'flat', extra_info: '6 seats', cancelSlab: [{ minsDelayed: 5, amount: 5 }] },
+type PricedChoice = { description: string; amount: number };
+type DemoCarType = FareRates & { name: string; image: string; extra_info: string; cancelSlab: { minsDelayed: number; amount: number }[]; parcelTypes: PricedChoice[]; options: PricedChoice[] };
+
+// Parcel types and options only count in the delivery category (section 4).
+const PARCELS: PricedChoice[] = [{ description: 'Documents', amount: 0 }, { description: 'Small box', amount: 2 }, { description: 'Large box', amount: 5 }];
+const OPTIONS: PricedChoice[] = [{ description: 'Standard', amount: 0 }, { description: 'Fragile handling', amount: 3 }];
+
+// The images are the web app's (apps/web/public/cars), served beside it.
+const CAR_TYPES: DemoCarType[] = [
+  { name: 'Economy', image: '/cars/economy.svg', base_fare: 2.5, rate_per_unit_distance: 1.1, rate_per_hour: 12, min_fare: 6, convenience_fees: 10, convenience_fee_type: 'percentage', extra_info: '4 seats', cancelSlab: [{ minsDelayed: 3, amount: 2 }, { minsDelayed: 10, amount: 5 }], parcelTypes: PARCELS, options: OPTIONS },
+  { name: 'Comfort', image: '/cars/comfort.svg', base_fare: 3.5, rate_per_unit_distance: 1.6, rate_per_hour: 18, min_fare: 9, convenience_fees: 12, convenience_fee_type: 'percentage', extra_info: '4 seats, newer cars', cancelSlab: [{ minsDelayed: 3, amount: 3 }, { minsDelayed: 10, amount: 7 }], parcelTypes: PARCELS, options: OPTIONS },
+  { name: 'XL', image: '/cars/xl.svg', base_fare: 5, rate_per_unit_distance: 2.2, rate_per_hour: 24, min_fare: 14, convenience_fees: 2.5, convenience_fee_type: 'flat', extra_info: '6 seats', cancelSlab: [{ minsDelayed: 5, amount: 5 }], parcelTypes: [...PARCELS, { description: 'Furniture', amount: 15 }], options: OPTIONS },
 ];
 
 const CANCEL_REASONS = ['Driver is taking too long', 'Changed my plans', 'Booked by mistake', 'Found another ride', 'Other'];
@@ -50,7 +58,7 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
       await tx.insert(carTypes).values({
         id: randomUUID(),
         name: car.name,
-        image: '',
+        image: car.image,
         baseFareMinor: toMinor(car.base_fare),
         ratePerUnitDistanceMinor: toMinor(car.rate_per_unit_distance),
         ratePerHourMinor: toMinor(car.rate_per_hour),
@@ -60,6 +68,8 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
         extraInfo: car.extra_info,
         createdAt: now + index,
         cancelSlab: car.cancelSlab.map((slab) => ({ minsDelayed: slab.minsDelayed, amount: toMinor(slab.amount) })),
+        parcelTypes: car.parcelTypes.map((choice) => ({ description: choice.description, amount: toMinor(choice.amount) })),
+        options: car.options.map((choice) => ({ description: choice.description, amount: toMinor(choice.amount) })),
       });
     }
     for (const reason of renumberCancelReasons(CANCEL_REASONS.map((label) => ({ label })))) {
