@@ -1,4 +1,5 @@
 import { expect, test } from '@playwright/test';
+import { withSettings } from '../support/session';
 
 /** Issue 6, sections 2 and 5: registration, sign-in and the own profile, in the browser. */
 test('a visitor registers with a country and dial code, is sent to login after 3 s, and signs in', async ({ page }) => {
@@ -80,12 +81,9 @@ for (const width of [375, 1280]) {
 }
 
 test('with FacebookLoginEnabled a visitor signs in with Facebook and lands home as a new rider', async ({ page, request }) => {
-  const admin = await request.post('/api/auth/login', { data: { email: 'admin@rideway.demo', password: 'demo123' } });
-  const headers = { authorization: `Bearer ${(await admin.json()).token}` };
   await page.goto('/login');
   await expect(page.getByRole('link', { name: 'Continue with Facebook' })).toHaveCount(0);
-  expect((await request.patch('/api/settings', { headers, data: { FacebookLoginEnabled: true } })).status()).toBe(200);
-  try {
+  await withSettings(request, { FacebookLoginEnabled: true }, async () => {
     await page.goto('/login');
     await page.getByRole('link', { name: 'Continue with Facebook' }).click();
     // Facebook's dialog (played locally), then back through the server's callback.
@@ -100,7 +98,5 @@ test('with FacebookLoginEnabled a visitor signs in with Facebook and lands home 
     await expect(page).toHaveURL(/\/login\?error=login_error$/);
     await expect(page.getByRole('dialog', { name: 'Alert' })).toBeVisible();
     await page.screenshot({ path: 'screenshots/login-facebook-error-1280.png', animations: 'disabled' });
-  } finally {
-    await request.patch('/api/settings', { headers, data: { FacebookLoginEnabled: false } });
-  }
+  });
 });

@@ -1,18 +1,14 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiSignIn, signIn } from '../support/session';
 
 const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
 const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
 
-async function signIn(request: APIRequestContext, email: string): Promise<Record<string, string>> {
-  const response = await request.post('/api/auth/login', { data: { email, password: 'demo123' } });
-  expect(response.status()).toBe(200);
-  return { authorization: `Bearer ${(await response.json()).token}` };
-}
 
 /** A demo rider's card trip, run by a demo driver to the point where the rider pays (PENDING). */
 async function pendingCardTrip(request: APIRequestContext) {
-  const rider = await signIn(request, 'rider1@rideway.demo');
-  const driver = await signIn(request, 'driver1@rideway.demo');
+  const rider = await apiSignIn(request, 'rider1@rideway.demo');
+  const driver = await apiSignIn(request, 'driver1@rideway.demo');
   const booked = await request.post('/api/bookings', { headers: rider, data: { pickup, drop, carType: 'Economy', payment_mode: 'card' } });
   expect(booked.status()).toBe(201);
   const booking = await booked.json();
@@ -29,21 +25,26 @@ async function pendingCardTrip(request: APIRequestContext) {
 }
 
 for (const width of [375, 1280]) {
-  test(`a rider pays a card trip on the test provider's checkout page (${width} px)`, async ({ page, request, baseURL }) => {
-    const { rider, booking } = await pendingCardTrip(request);
-    const { redirect, fields } = await (await request.post(`/api/bookings/${booking.id}/pay`, { headers: rider, data: { payment_mode: 'card', provider: 'test' } })).json();
+  test(`a rider pays a card trip with Pay now, on the test provider's checkout page (${width} px)`, async ({ page, request }) => {
+    const { booking } = await pendingCardTrip(request);
     await page.setViewportSize({ width, height: 760 });
-    // Section 4: the payment form is posted to the provider's link with hidden fields.
-    const inputs = Object.entries(fields as Record<string, string>).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`).join('');
-    await page.setContent(`<form method="post" action="${baseURL}${redirect}">${inputs}</form>`);
-    await Promise.all([page.waitForURL(`**${redirect}`), page.locator('form').evaluate((form: HTMLFormElement) => { form.submit(); })]);
+    await signIn(page, 'rider1@rideway.demo');
+    await page.goto('/bookings');
+    const card = page.locator(`[data-booking="${booking.id}"]`);
+    await expect(card).toContainText('Payment due');
+    // Section 4: Pay now (PENDING, rider) opens the provider choice; the form is posted to the provider's link.
+    await card.getByRole('button', { name: 'Pay now' }).click();
+    await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with test' }).click();
     await expect(page.getByRole('heading', { name: 'Test checkout' })).toBeVisible();
     await expect(page.locator('.amount')).toHaveText(`${booking.customer_paid.toFixed(2)} USD`);
     await page.screenshot({ path: `screenshots/checkout-${width}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Pay' }).click();
     await expect(page.locator('#payment-result')).toHaveText('Payment received');
     await page.screenshot({ path: `screenshots/checkout-paid-${width}.png`, fullPage: true });
-    const paid = await (await request.get(`/api/bookings/${booking.id}`, { headers: rider })).json();
+    await page.getByRole('link', { name: 'Back to your bookings' }).click();
+    await expect(page.locator(`[data-booking="${booking.id}"]`)).toContainText('Paid');
+    await expect(page.locator(`[data-booking="${booking.id}"]`).getByRole('button', { name: 'Pay now' })).toHaveCount(0);
+    const paid = await (await request.get(`/api/bookings/${booking.id}`, { headers: await apiSignIn(request, 'rider1@rideway.demo') })).json();
     expect(paid).toMatchObject({ status: 'PAID', cardPaymentAmount: booking.customer_paid });
   });
 }

@@ -1,40 +1,10 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { apiSignIn, DEMO_DRIVERS, fillTrip, signIn } from '../support/session';
 
 /**
  * Issue 6, sections 2, 4, 5 and 8: a rider's trip from search to rating in the browser, with the
  * driver's side played through the API by a demo driver.
  */
-
-const DEMO_DRIVERS = ['driver1', 'driver2', 'driver3', 'driver4', 'driver5'].map((name) => `${name}@rideway.demo`);
-
-async function apiSignIn(request: APIRequestContext, email: string, password = 'demo123'): Promise<Record<string, string>> {
-  const response = await request.post('/api/auth/login', { data: { email, password } });
-  expect(response.status(), email).toBe(200);
-  return { authorization: `Bearer ${(await response.json()).token}` };
-}
-
-async function signIn(page: Page, email: string, password = 'demo123') {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/$/);
-}
-
-/** Types into a place field and picks the suggestion the server's place search offers. */
-async function choosePlace(page: Page, field: string, typed: string, suggestion: string) {
-  await page.getByRole('combobox', { name: field }).fill(typed);
-  await page.getByRole('option', { name: suggestion }).click();
-  await expect(page.getByRole('combobox', { name: field })).toHaveValue(suggestion);
-}
-
-async function fillTrip(page: Page) {
-  await choosePlace(page, 'Pickup location', 'kings cr', "King's Cross Station, London");
-  await choosePlace(page, 'Drop location', 'tower of', 'Tower of London, London');
-  await page.getByRole('combobox', { name: 'Vehicle type' }).click();
-  await expect(page.getByRole('option').first()).toHaveText('Select car');
-  await page.getByRole('option', { name: 'Economy' }).click();
-}
 
 /** The demo driver whose offers include this booking. */
 async function driverOffered(request: APIRequestContext, bookingId: string): Promise<Record<string, string>> {
@@ -73,6 +43,7 @@ test('a rider registers, books, watches the driver accept live, chats, pays cash
   await page.getByRole('button', { name: 'Register' }).click();
   await expect(page).toHaveURL(/\/login$/, { timeout: 6000 });
   await signIn(page, email, 'Secret123');
+  await expect(page).toHaveURL(/\/$/);
 
   await fillTrip(page);
   await page.screenshot({ path: 'screenshots/book-form-1280.png', animations: 'disabled' });
