@@ -76,6 +76,8 @@ test('after sign-in a rider goes to / and an admin to /dashboard (section 2); th
     await page.getByLabel('Password').fill('demo123');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(page).toHaveURL(lands);
+    // The public header (on the home page) then offers the account instead of login/signup.
+    await page.goto('/');
     await expect(page.getByRole('navigation').getByRole('link', { name: 'My account' })).toBeVisible();
   }
 });

@@ -51,7 +51,7 @@ export const notificationSchema = z.object({
 export type Notification = z.infer<typeof notificationSchema>;
 
 /** Section 3 Cancel reason: a label and its index. */
-export const cancelReasonSchema = z.object({ label: z.string().min(1).max(200), value: z.number().int().nonnegative() });
+export const cancelReasonSchema = z.object({ id: z.string(), label: z.string().min(1).max(200), value: z.number().int().nonnegative() });
 export type CancelReason = z.infer<typeof cancelReasonSchema>;
 
 /** Section 3 Estimate and route details. */

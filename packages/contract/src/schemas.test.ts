@@ -54,7 +54,7 @@ describe('section 3 entities as zod schemas', () => {
     }).success).toBe(true);
     expect(notificationSchema.safeParse({ id: 'n', devicetype: 'IOS', usertype: 'All', title: 'Hi', body: 'b', createdAt: now }).success).toBe(true);
     expect(notificationSchema.safeParse({ id: 'n', devicetype: 'WEB', usertype: 'All', title: 'Hi', body: 'b', createdAt: now }).success).toBe(false);
-    expect(cancelReasonSchema.safeParse({ label: 'Driver late', value: 0 }).success).toBe(true);
+    expect(cancelReasonSchema.safeParse({ id: 'r1', label: 'Driver late', value: 0 }).success).toBe(true);
     expect(withdrawSchema.safeParse({ id: 'w', uid: 'u', date: now, name: 'Dee', amount: 50, processed: false, procesDate: null, bankName: null, bankCode: null, bankAccount: null }).success).toBe(true);
     expect(earningReportRowSchema.safeParse({ year: 2026, month: 11, monthsName: 'November', bookings: 1, tripCost: 1, rideCost: 1, convenienceFee: 0, discountAmount: 0, customerPaid: 1, driverShare: 1, myEarning: 0, profit: 0 }).success).toBe(true);
     expect(PAYMENT_PROVIDER_NAMES).toHaveLength(13);

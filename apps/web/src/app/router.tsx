@@ -1,9 +1,11 @@
-import { createBrowserRouter } from 'react-router';
+import { isProtectedRoute, PROTECTED_ROUTES } from '@rideway/domain';
+import { createBrowserRouter, Outlet } from 'react-router';
 import { LandingPage } from '../features/public/LandingPage';
 import { AppLayout } from './layout/AppLayout';
 import { PublicLayout } from './layout/PublicLayout';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireRole } from './RequireRole';
+import { SCREENS } from './screens';
 
 const EVERY_USER = ['rider', 'admin', 'driver', 'fleetadmin'] as const;
 
@@ -21,16 +23,22 @@ export const router = createBrowserRouter([
     ],
   },
   {
-    // Signed-in screens; a route for fewer user types wraps its page in its own RequireRole.
+    // Signed-in screens, each behind section 2's roles for it.
     element: (
       <RequireRole allowed={EVERY_USER}>
         <AppLayout />
       </RequireRole>
     ),
     children: [
-      { path: 'bookings', lazy: async () => ({ Component: (await import('../features/bookings/BookingsPage')).BookingsPage }) },
+      ...Object.entries(SCREENS).map(([path, screen]) => ({
+        element: (
+          <RequireRole allowed={isProtectedRoute(path) ? PROTECTED_ROUTES[path] : []}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [{ path: path.slice(1), lazy: screen }],
+      })),
       { path: 'bookings/:id', lazy: async () => ({ Component: (await import('../features/trip/BookingPage')).BookingPage }) },
-      { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }) },
     ],
   },
 ]);

@@ -1,6 +1,6 @@
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
-import { AppBar, Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { AppBar, Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
@@ -28,11 +28,26 @@ export function AppLayout() {
     <Box component="nav" aria-label={t('nav_main')} sx={{ width: DRAWER_WIDTH }}>
       <Toolbar />
       <List>
-        {(me ? menuFor(me.usertype) : []).map((entry) => (
-          <ListItemButton key={entry.to} component={RouterLink} to={entry.to} selected={pathname === entry.to} onClick={() => { setOpen(false); }}>
-            <ListItemText primary={t(entry.label)} />
-          </ListItemButton>
-        ))}
+        {(me ? menuFor(me.usertype) : []).map((entry) =>
+          'links' in entry ? (
+            <Box component="li" key={entry.label} sx={{ listStyle: 'none' }}>
+              <ListSubheader component="div" disableSticky>
+                {t(entry.label)}
+              </ListSubheader>
+              <List disablePadding>
+                {entry.links.map((link) => (
+                  <ListItemButton key={link.to} component={RouterLink} to={link.to} selected={pathname === link.to} onClick={() => { setOpen(false); }} sx={{ paddingInlineStart: 4 }}>
+                    <ListItemText primary={t(link.label)} />
+                  </ListItemButton>
+                ))}
+              </List>
+            </Box>
+          ) : (
+            <ListItemButton key={entry.to} component={RouterLink} to={entry.to} selected={pathname === entry.to} onClick={() => { setOpen(false); }}>
+              <ListItemText primary={t(entry.label)} />
+            </ListItemButton>
+          ),
+        )}
         <Divider />
         <ListItemButton onClick={() => { logout.mutate(undefined, { onSuccess: () => { void navigate('/login'); } }); }}>
           <ListItemIcon>

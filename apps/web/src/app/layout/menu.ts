@@ -1,16 +1,19 @@
-import type { User } from '@rideway/contract';
+import { sideMenuFor, type MenuItem, type UserType } from '@rideway/domain';
+import { isBuilt } from '../screens';
 
-type UserType = User['usertype'];
-export type MenuEntry = { to: string; label: string; roles?: readonly UserType[] };
+export type MenuLink = { to: string; label: string };
+export type MenuGroup = { label: string; links: MenuLink[] };
+
+const link = (item: { key: string; path: string }): MenuLink => ({ to: item.path, label: `menu_${item.key}` });
 
 /**
- * Section 2's side menu, in its order, for the screens built so far; each entry names the user
- * types it is for (none: every signed-in user). Logout closes the menu in the drawer itself.
+ * Section 2's side menu for a role, in its order, with the Users and Wallet groups; entries whose
+ * screen is not built yet are left out (a group with none left goes too). Logout is the drawer's own.
  */
-export const MENU: readonly MenuEntry[] = [
-  { to: '/', label: 'nav_home' },
-  { to: '/bookings', label: 'booking_history' },
-  { to: '/profile', label: 'profile' },
-];
-
-export const menuFor = (usertype: UserType): MenuEntry[] => MENU.filter((entry) => !entry.roles || entry.roles.includes(usertype));
+export function menuFor(usertype: UserType): (MenuLink | MenuGroup)[] {
+  return sideMenuFor(usertype).items.flatMap((item: MenuItem): (MenuLink | MenuGroup)[] => {
+    if ('path' in item) return item.path === '/' || isBuilt(item.path) ? [link(item)] : [];
+    const links = item.children.filter((child) => isBuilt(child.path)).map(link);
+    return links.length > 0 ? [{ label: `menu_${item.key}`, links }] : [];
+  });
+}

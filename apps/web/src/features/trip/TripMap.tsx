@@ -3,9 +3,8 @@ import type { LatLng } from '@rideway/domain';
 import { Box } from '@mui/material';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
+import { MAP_TILES, TILE_ATTRIBUTION } from '../../app/map-tiles';
 
-/** Map tiles; OpenStreetMap's unless the build names other ones (VITE_MAP_TILES). */
-const TILES = (import.meta.env.VITE_MAP_TILES as string | undefined) ?? 'https://tile.openstreetmap.org/{z}/{x}/{y}.png';
 
 export type TripMapProps = { pickup: LatLng; drop: LatLng; driver: LatLng | null; route: LatLng[]; labels: { pickup: string; drop: string; driver: string } };
 
@@ -33,7 +32,7 @@ export default function TripMap({ pickup, drop, driver, route, labels }: TripMap
     const pickup = { lat: pickupLat, lng: pickupLng };
     const drop = { lat: dropLat, lng: dropLng };
     const map = L.map(element.current, { scrollWheelZoom: false });
-    L.tileLayer(TILES, { maxZoom: 19, attribution: '&copy; OpenStreetMap contributors' }).addTo(map);
+    L.tileLayer(MAP_TILES, { maxZoom: 19, attribution: TILE_ATTRIBUTION }).addTo(map);
     L.circleMarker(point(pickup), { radius: 9, color: '#1b5e20', fillOpacity: 0.9 }).bindTooltip(labels.pickup).addTo(map);
     L.circleMarker(point(drop), { radius: 9, color: '#c62828', fillOpacity: 0.9 }).bindTooltip(labels.drop).addTo(map);
     const path = L.polyline([], { color: '#1565c0', weight: 5 }).addTo(map);

@@ -1,0 +1,12 @@
+import { useQuery } from '@tanstack/react-query';
+import { api } from './client';
+
+/** Section 4's last rule: convenience fees of PAID and COMPLETE bookings, today, this month and in all. */
+export type EarningsCards = { today: number; thisMonth: number; total: number };
+
+/** A driver on the live map (GET /api/drivers/live and the drivers:live topic). */
+export type LiveDriver = { uid: string; name: string; vehicleNumber: string | null; carType: string | null; location: { lat: number; lng: number }; at: number; busy: boolean };
+
+export function useEarningsCards() {
+  return useQuery({ queryKey: ['dashboard'], queryFn: async () => (await api<{ earnings: EarningsCards }>('/api/dashboard')).earnings });
+}

@@ -1,0 +1,18 @@
+import type { ProtectedRoute } from '@rideway/domain';
+import type { ComponentType } from 'react';
+
+type Screen = () => Promise<{ Component: ComponentType }>;
+
+/**
+ * The protected screens of section 2 that are built, each loaded when first opened. The router
+ * serves them behind their roles and the side menu lists only these, so no entry leads nowhere.
+ */
+export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
+  '/dashboard': async () => ({ Component: (await import('../features/dashboard/DashboardPage')).DashboardPage }),
+  '/bookings': async () => ({ Component: (await import('../features/bookings/BookingsPage')).BookingsPage }),
+  '/cartypes': async () => ({ Component: (await import('../features/admin/CarTypesPage')).CarTypesPage }),
+  '/cancelreasons': async () => ({ Component: (await import('../features/admin/CancelReasonsPage')).CancelReasonsPage }),
+  '/profile': async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }),
+};
+
+export const isBuilt = (path: string): boolean => Object.hasOwn(SCREENS, path);

@@ -1,0 +1,66 @@
+import type { CancelReason } from '@rideway/contract';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AlertDialog } from '../../app/AlertDialog';
+import { useCollection } from '../../api/admin';
+import { useCancelReasons } from '../../api/catalogue';
+import { errorKey } from '../../api/client';
+import { CrudTable } from './CrudTable';
+
+type Row = CancelReason;
+
+/** Section 2: the cancellation reasons riders choose from, 10 to a page; values follow the order. */
+export function CancelReasonsPage() {
+  const { t } = useTranslation();
+  const reasons = useCancelReasons(true);
+  const { add, edit, remove } = useCollection<Row, { label: string }>('/api/cancel-reasons', ['cancel-reasons'], 'reason');
+  const [adding, setAdding] = useState(false);
+  const [label, setLabel] = useState('');
+  const [alert, setAlert] = useState<string | null>(null);
+  const columns: GridColDef<Row>[] = [
+    { field: 'value', headerName: '#', type: 'number', width: 80 },
+    { field: 'label', headerName: t('cancel_reason'), flex: 1, minWidth: 200, editable: true },
+  ];
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    add.mutate({ label }, {
+      onSuccess: () => {
+        setAdding(false);
+        setLabel('');
+      },
+      onError: (error) => { setAlert(t(errorKey(error))); },
+    });
+  };
+  return (
+    <>
+      <CrudTable
+        title={t('menu_cancellation_reasons')}
+        rows={reasons.data}
+        columns={columns}
+        pageSize={10}
+        emptyText={t('no_cancel_reasons')}
+        exportName="cancel-reasons"
+        add={{ label: t('add'), onClick: () => { setAdding(true); } }}
+        onUpdate={(row) => edit.mutateAsync({ id: row.id, body: { label: row.label } })}
+        onDelete={(row) => remove.mutateAsync(row.id)}
+      />
+      <Dialog open={adding} onClose={() => { setAdding(false); }} aria-labelledby="reason-title" fullWidth maxWidth="xs">
+        <form onSubmit={submit}>
+          <DialogTitle id="reason-title">{t('add')}</DialogTitle>
+          <DialogContent>
+            <TextField autoFocus fullWidth required label={t('cancel_reason')} value={label} onChange={(event) => { setLabel(event.target.value); }} sx={{ mt: 1 }} />
+          </DialogContent>
+          <DialogActions>
+            <Button onClick={() => { setAdding(false); }}>{t('cancel')}</Button>
+            <Button type="submit" variant="contained" disabled={add.isPending}>
+              {t('save')}
+            </Button>
+          </DialogActions>
+        </form>
+      </Dialog>
+      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+    </>
+  );
+}

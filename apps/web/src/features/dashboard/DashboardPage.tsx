@@ -1,0 +1,103 @@
+import type { LatLng } from '@rideway/domain';
+import { Alert, Card, CardContent, CircularProgress, Container, Grid, Typography } from '@mui/material';
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useEarningsCards, type LiveDriver } from '../../api/dashboard';
+import { useLiveTopic } from '../../api/live';
+import { useMoney } from '../booking/money';
+
+const DriversMap = lazy(() => import('./DriversMap'));
+
+type Located = { state: 'pending' } | { state: 'found'; centre: LatLng } | { state: 'unavailable' };
+
+/** The browser's position, asked once; section 2 centres the dashboard map on it. */
+function useBrowserPosition(): Located {
+  const [located, setLocated] = useState<Located>({ state: 'pending' });
+  useEffect(() => {
+    if (!('geolocation' in navigator)) {
+      setLocated({ state: 'unavailable' });
+      return;
+    }
+    navigator.geolocation.getCurrentPosition(
+      (position) => { setLocated({ state: 'found', centre: { lat: position.coords.latitude, lng: position.coords.longitude } }); },
+      () => { setLocated({ state: 'unavailable' }); },
+      { timeout: 10_000, maximumAge: 60_000 },
+    );
+  }, []);
+  return located;
+}
+
+/** Online drivers as the drivers:live topic tells them: a snapshot, then each move and departure. */
+function useLiveDrivers(): LiveDriver[] {
+  const [drivers, setDrivers] = useState<ReadonlyMap<string, LiveDriver>>(new Map());
+  useLiveTopic('drivers:live', (event) => {
+    if (event.event === 'snapshot') setDrivers(new Map((event.data as { drivers: LiveDriver[] }).drivers.map((driver) => [driver.uid, driver])));
+    if (event.event === 'position') {
+      const driver = event.data as LiveDriver;
+      setDrivers((current) => new Map(current).set(driver.uid, driver));
+    }
+    if (event.event === 'offline') {
+      const { uid } = event.data as { uid: string };
+      setDrivers((current) => {
+        const next = new Map(current);
+        next.delete(uid);
+        return next;
+      });
+    }
+  });
+  return [...drivers.values()];
+}
+
+const CARDS = [
+  { key: 'today', label: 'earnings_today' },
+  { key: 'thisMonth', label: 'earnings_this_month' },
+  { key: 'total', label: 'earnings_total' },
+] as const;
+
+/** Section 2's dashboard: gross earnings cards and the live map of active drivers. */
+export function DashboardPage() {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const earnings = useEarningsCards();
+  const located = useBrowserPosition();
+  const drivers = useLiveDrivers();
+  // Without the browser's position the map opens on the first driver seen, or the whole world.
+  const [fallback, setFallback] = useState<LatLng | null>(null);
+  const firstSeen = drivers[0]?.location;
+  useEffect(() => {
+    if (!fallback && firstSeen) setFallback(firstSeen);
+  }, [fallback, firstSeen]);
+  const centre = located.state === 'found' ? located.centre : (fallback ?? { lat: 20, lng: 0 });
+  return (
+    <Container maxWidth="lg" sx={{ py: 3 }}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t('dashboard')}
+      </Typography>
+      <Grid container spacing={2} sx={{ mb: 3 }}>
+        {CARDS.map((card) => (
+          <Grid key={card.key} size={{ xs: 12, sm: 4 }}>
+            <Card variant="outlined" component="section" aria-label={t(card.label)}>
+              <CardContent>
+                <Typography color="text.secondary">{t(card.label)}</Typography>
+                <Typography variant="h4" component="p" data-testid={`earnings-${card.key}`} sx={{ fontWeight: 700 }}>
+                  {earnings.data ? money(earnings.data[card.key]) : '…'}
+                </Typography>
+              </CardContent>
+            </Card>
+          </Grid>
+        ))}
+      </Grid>
+      <Typography variant="h6" component="h2" gutterBottom>
+        {t('live_drivers', { count: drivers.length })}
+      </Typography>
+      {located.state === 'unavailable' && <Alert severity="info" sx={{ mb: 2 }}>{t('allow_location')}</Alert>}
+      {located.state === 'pending' ? (
+        <CircularProgress aria-label={t('loading')} />
+      ) : (
+        <Suspense fallback={<CircularProgress aria-label={t('loading')} />}>
+          <DriversMap centre={centre} drivers={drivers} label={t('live_map')} />
+        </Suspense>
+      )}
+    </Container>
+  );
+}
