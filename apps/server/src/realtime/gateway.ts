@@ -56,6 +56,16 @@ export async function registerWebSocket(app: FastifyInstance): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
 }
 
+/**
+ * A client hears of a topic by the name it subscribed with (`user:me`), whatever the topic is
+ * called inside (`user:<uid>`). Frames are built once for every subscriber, so only a renamed
+ * topic costs a rewrite of the frame's leading topic field.
+ */
+function asSubscribed(frame: string, internal: string, name: string | undefined): string {
+  if (name === undefined || name === internal) return frame;
+  return frame.replace(`"topic":${JSON.stringify(internal)}`, `"topic":${JSON.stringify(name)}`);
+}
+
 export function registerGateway(app: FastifyInstance, ctx: AppContext): { connections: () => number } {
   const byTopic = new Map<string, Set<Connection>>();
   const connections = new Set<Connection>();
@@ -81,9 +91,10 @@ export function registerGateway(app: FastifyInstance, ctx: AppContext): { connec
       sendJson(connection, { type: 'error', code: 'forbidden', topic: name });
       return;
     }
+    const frame = asSubscribed(message.frame, internal, connection.topics.get(internal));
     const held = connection.replaying.get(internal);
-    if (held) held.push(message.seq === undefined ? { frame: message.frame } : { frame: message.frame, seq: message.seq });
-    else send(connection, message.frame);
+    if (held) held.push(message.seq === undefined ? { frame } : { frame, seq: message.seq });
+    else send(connection, frame);
   };
 
   ctx.live.bus.subscribe((message) => {
@@ -115,7 +126,7 @@ export function registerGateway(app: FastifyInstance, ctx: AppContext): { connec
       connection.replaying.set(internal, []);
       for (const missed of await eventsSince(ctx.db, topicName(topic), cursor)) {
         if (missed.audience && !admits(connection.actor, missed.audience)) continue;
-        send(connection, eventFrame(internal, missed.event, missed.data, missed.seq));
+        send(connection, eventFrame(String(name), missed.event, missed.data, missed.seq));
         cursor = missed.seq;
       }
       const held = connection.replaying.get(internal) ?? [];

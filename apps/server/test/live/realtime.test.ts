@@ -115,7 +115,8 @@ describe.each(ENGINES)('the WebSocket gateway, tracking and chat on %s (issue 5)
     const driverUser = await t.live(driver);
     await driverUser.subscribe('user:me');
     await post(driver, `/api/bookings/${bookingId}/pay`, { payment_mode: 'cash' });
-    expect((await driverUser.next((m) => m.event === 'wallet')).data).toMatchObject({ txRef: expect.any(String) });
+    // Each event comes under the name the client subscribed with, not the topic's inner name.
+    expect(await driverUser.next((m) => m.event === 'wallet')).toMatchObject({ topic: 'user:me', data: { txRef: expect.any(String) } });
     expect((await driverUser.next((m) => m.event === 'notice')).data).toMatchObject({ screen: 'wallet' });
     // After the trip the chat is closed.
     expect(codeOf(await post(rider, `/api/bookings/${bookingId}/complete`, { rating: 5 }))).toBeUndefined();

@@ -86,7 +86,7 @@ describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL
     expect(booked.status).toBe(201);
     const id = booked.body.id as string;
     const offer = await driverLive.next((m) => m.event === 'offer' && (m.data as { id: string }).id === id);
-    expect(offer.topic).toBe(`user:${me.id}`);
+    expect(offer.topic).toBe('user:me');
     expect(((await call(0, 'GET', '/api/driver/tasks', driverToken)).body.tasks as { id: string }[]).map((task) => task.id)).toContain(id);
 
     // The rider follows the booking on process B; the driver accepts on process A.
