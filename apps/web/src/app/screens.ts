@@ -12,6 +12,11 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/bookings': async () => ({ Component: (await import('../features/bookings/BookingsPage')).BookingsPage }),
   '/cartypes': async () => ({ Component: (await import('../features/admin/CarTypesPage')).CarTypesPage }),
   '/cancelreasons': async () => ({ Component: (await import('../features/admin/CancelReasonsPage')).CancelReasonsPage }),
+  '/riders': async () => ({ Component: (await import('../features/admin/UsersPage')).RidersPage }),
+  '/drivers': async () => ({ Component: (await import('../features/admin/UsersPage')).DriversPage }),
+  '/fleetadmins': async () => ({ Component: (await import('../features/admin/UsersPage')).FleetAdminsPage }),
+  '/addtowallet': async () => ({ Component: (await import('../features/admin/AddToWalletPage')).AddToWalletPage }),
+  '/withdraws': async () => ({ Component: (await import('../features/admin/WithdrawsPage')).WithdrawsPage }),
   '/profile': async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }),
 };
 

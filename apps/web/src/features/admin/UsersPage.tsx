@@ -1,0 +1,143 @@
+import type { User } from '@rideway/contract';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import type { GridColDef } from '@mui/x-data-grid';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AlertDialog } from '../../app/AlertDialog';
+import { useCollection } from '../../api/admin';
+import { useCarTypes } from '../../api/catalogue';
+import { api, errorKey } from '../../api/client';
+import { useMe } from '../../api/session';
+import { useMoney } from '../booking/money';
+import { CrudTable } from './CrudTable';
+
+type ListedType = 'rider' | 'driver' | 'fleetadmin';
+type NewUser = { firstName: string; lastName: string; email: string; mobile: string; usertype: ListedType; password?: string; carType?: string; vehicleNumber?: string; fleetadmin?: string | null };
+/** What a cell edit sends (the server's editUserRequestSchema, in part). */
+type UserEdit = { firstName?: string; lastName?: string; email?: string; mobile?: string; approved?: boolean; carType?: string; vehicleNumber?: string };
+
+const TITLES: Record<ListedType, string> = { rider: 'menu_riders', driver: 'menu_drivers', fleetadmin: 'menu_fleetadmins' };
+
+export const usersKey = (usertype: ListedType) => ['users', usertype] as const;
+
+export function useUsers(usertype: ListedType) {
+  return useQuery({ queryKey: usersKey(usertype), queryFn: async () => (await api<{ users: User[] }>(`/api/users?usertype=${usertype}`)).users });
+}
+
+function AddUserDialog({ usertype, busy, onAdd, onClose }: { usertype: ListedType; busy: boolean; onAdd: (user: NewUser) => void; onClose: () => void }) {
+  const { t } = useTranslation();
+  const carTypes = useCarTypes();
+  const { data: me } = useMe();
+  const fleets = useQuery({ queryKey: usersKey('fleetadmin'), queryFn: async () => (await api<{ users: User[] }>('/api/users?usertype=fleetadmin')).users, enabled: usertype === 'driver' && me?.usertype === 'admin' });
+  const [user, setUser] = useState<NewUser>({ firstName: '', lastName: '', email: '', mobile: '', usertype, password: '', ...(usertype === 'driver' ? { carType: '', vehicleNumber: '' } : {}) });
+  const field = (key: 'firstName' | 'lastName' | 'email' | 'mobile' | 'password' | 'vehicleNumber', label: string, type = 'text') => (
+    <TextField label={label} type={type} required={key !== 'password'} value={user[key] ?? ''} onChange={(event) => { setUser({ ...user, [key]: event.target.value }); }} />
+  );
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const { password, ...rest } = user;
+    onAdd(password ? { ...rest, password } : rest);
+  };
+  return (
+    <Dialog open onClose={onClose} aria-labelledby="user-title" fullWidth maxWidth="xs">
+      <form onSubmit={submit}>
+        <DialogTitle id="user-title">{t('add_user')}</DialogTitle>
+        <DialogContent>
+          <Stack spacing={2} sx={{ pt: 1 }}>
+            {field('firstName', t('firstName'))}
+            {field('lastName', t('lastName'))}
+            {field('email', t('email'), 'email')}
+            {field('mobile', t('mobile'), 'tel')}
+            {field('password', t('password'), 'password')}
+            {usertype === 'driver' && (
+              <>
+                <TextField select required label={t('vehicle_type')} value={user.carType ?? ''} onChange={(event) => { setUser({ ...user, carType: event.target.value }); }}>
+                  {(carTypes.data ?? []).map((carType) => <MenuItem key={carType.id} value={carType.name}>{carType.name}</MenuItem>)}
+                </TextField>
+                {field('vehicleNumber', t('vehicle_number'))}
+                {me?.usertype === 'admin' && (
+                  <TextField select label={t('fleet_admin')} value={user.fleetadmin ?? ''} onChange={(event) => { setUser({ ...user, fleetadmin: event.target.value || null }); }}>
+                    <MenuItem value="">{t('no_fleet')}</MenuItem>
+                    {(fleets.data ?? []).map((fleet) => <MenuItem key={fleet.id} value={fleet.id}>{`${fleet.firstName} ${fleet.lastName}`}</MenuItem>)}
+                  </TextField>
+                )}
+              </>
+            )}
+          </Stack>
+        </DialogContent>
+        <DialogActions>
+          <Button onClick={onClose}>{t('cancel')}</Button>
+          <Button type="submit" variant="contained" disabled={busy}>
+            {t('save')}
+          </Button>
+        </DialogActions>
+      </form>
+    </Dialog>
+  );
+}
+
+/**
+ * Section 2's user tables: riders, drivers and fleet admins for an admin; a fleet admin's own
+ * drivers for a fleet admin (the server scopes the list and the adds).
+ */
+export function UsersPage({ usertype }: { usertype: ListedType }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const carTypes = useCarTypes();
+  const users = useUsers(usertype);
+  const { add, edit, remove } = useCollection<User, NewUser & UserEdit>('/api/users', ['users'], 'user');
+  const [adding, setAdding] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  const columns: GridColDef<User>[] = [
+    { field: 'firstName', headerName: t('firstName'), editable: true, minWidth: 120, flex: 1 },
+    { field: 'lastName', headerName: t('lastName'), editable: true, minWidth: 120, flex: 1 },
+    { field: 'email', headerName: t('email'), editable: true, minWidth: 180, flex: 1 },
+    { field: 'mobile', headerName: t('mobile'), editable: true, minWidth: 130 },
+    ...(usertype === 'driver'
+      ? [
+          { field: 'carType', headerName: t('vehicle_type'), type: 'singleSelect', editable: true, width: 130, valueOptions: (carTypes.data ?? []).map((carType) => carType.name) } satisfies GridColDef<User>,
+          { field: 'vehicleNumber', headerName: t('vehicle_number'), editable: true, width: 130 } satisfies GridColDef<User>,
+          { field: 'driverActiveStatus', headerName: t('online'), type: 'boolean', width: 90 } satisfies GridColDef<User>,
+        ]
+      : []),
+    { field: 'approved', headerName: t('approved'), type: 'boolean', editable: true, width: 100 },
+    { field: 'walletBalance', headerName: t('wallet_balance'), type: 'number', width: 120, valueFormatter: (value: number) => money(value) },
+  ];
+  const update = (row: User) => {
+    const body: UserEdit = { firstName: row.firstName, lastName: row.lastName, approved: row.approved };
+    const stored = users.data?.find((user) => user.id === row.id);
+    // Contacts are sent only when changed: in demo mode the list shows them hidden.
+    if (row.email !== stored?.email) body.email = row.email;
+    if (row.mobile !== stored?.mobile) body.mobile = row.mobile;
+    if (usertype === 'driver') Object.assign(body, { carType: row.carType ?? undefined, vehicleNumber: row.vehicleNumber ?? undefined });
+    return edit.mutateAsync({ id: row.id, body });
+  };
+  return (
+    <>
+      <CrudTable
+        title={t(TITLES[usertype])}
+        rows={users.data}
+        columns={columns}
+        emptyText={t('no_users_available')}
+        exportName={`${usertype}s`}
+        add={{ label: t('add_user'), onClick: () => { setAdding(true); } }}
+        onUpdate={update}
+        onDelete={(row) => remove.mutateAsync(row.id)}
+      />
+      {adding && (
+        <AddUserDialog
+          usertype={usertype}
+          busy={add.isPending}
+          onClose={() => { setAdding(false); }}
+          onAdd={(user) => { add.mutate(user, { onSuccess: () => { setAdding(false); }, onError: (error) => { setAlert(t(errorKey(error))); } }); }}
+        />
+      )}
+      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+    </>
+  );
+}
+
+export const RidersPage = () => <UsersPage usertype="rider" />;
+export const DriversPage = () => <UsersPage usertype="driver" />;
+export const FleetAdminsPage = () => <UsersPage usertype="fleetadmin" />;

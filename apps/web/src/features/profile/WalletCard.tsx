@@ -1,0 +1,39 @@
+import type { WalletHistoryEntry } from '@rideway/contract';
+import { Card, CardContent, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../api/client';
+import { useLiveTopic } from '../../api/live';
+import { useMoney } from '../booking/money';
+
+const WALLET = ['wallet'] as const;
+
+/** The own wallet: balance and its history, refreshed when a ledger entry arrives live. */
+export function WalletCard() {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  const wallet = useQuery({ queryKey: WALLET, queryFn: () => api<{ walletBalance: number; walletHistory: WalletHistoryEntry[] }>('/api/wallet') });
+  useLiveTopic('user:me', (event) => {
+    if (event.event === 'wallet') void wallet.refetch();
+  });
+  return (
+    <Card variant="outlined" component="section" aria-labelledby="wallet-title">
+      <CardContent>
+        <Typography id="wallet-title" variant="h6" component="h2">
+          {t('menu_wallet')}
+        </Typography>
+        <Typography variant="h4" component="p" data-testid="wallet-balance" sx={{ fontWeight: 700, my: 1 }}>
+          {wallet.data ? money(wallet.data.walletBalance) : '…'}
+        </Typography>
+        {wallet.data?.walletHistory.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
+        <List dense aria-label={t('wallet_history')}>
+          {wallet.data?.walletHistory.slice(0, 10).map((entry) => (
+            <ListItem key={entry.id} disableGutters secondaryAction={<Typography color={entry.type === 'Credit' ? 'success.main' : 'text.primary'}>{`${entry.type === 'Credit' ? '+' : '−'}${money(entry.amount)}`}</Typography>}>
+              <ListItemText primary={t(`wallet_${entry.type}`)} secondary={new Date(entry.date).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })} />
+            </ListItem>
+          ))}
+        </List>
+      </CardContent>
+    </Card>
+  );
+}
