@@ -17,6 +17,7 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/fleetadmins': async () => ({ Component: (await import('../features/admin/UsersPage')).FleetAdminsPage }),
   '/addtowallet': async () => ({ Component: (await import('../features/admin/AddToWalletPage')).AddToWalletPage }),
   '/withdraws': async () => ({ Component: (await import('../features/admin/WithdrawsPage')).WithdrawsPage }),
+  '/settings': async () => ({ Component: (await import('../features/admin/SettingsPage')).SettingsPage }),
   '/profile': async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }),
 };
 

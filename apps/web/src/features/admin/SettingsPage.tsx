@@ -1,0 +1,111 @@
+import type { Settings } from '@rideway/contract';
+import { Box, Button, Container, FormControlLabel, Grid, MenuItem, Paper, Stack, Switch, TextField, Typography } from '@mui/material';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type SyntheticEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AlertDialog } from '../../app/AlertDialog';
+import { api, errorKey } from '../../api/client';
+import { SETTINGS, useSettings } from '../../api/settings';
+
+type Field = keyof Settings;
+
+/** Section 3's settings, grouped as an admin thinks of them. */
+const GROUPS: { title: string; fields: Field[] }[] = [
+  { title: 'settings_general', fields: ['appName', 'appcat', 'symbol', 'code', 'country'] },
+  { title: 'settings_business', fields: ['bonus', 'driverRadius', 'convert_to_mile', 'otp_secure', 'driver_approval', 'email_verify', 'autoDispatch', 'CarHornRepeat', 'bank_fields'] },
+  { title: 'settings_sign_in', fields: ['MobileLoginEnabled', 'FacebookLoginEnabled', 'AllowCountrySelection', 'AllowCriticalEditsAdmin'] },
+  { title: 'settings_company', fields: ['CompanyName', 'CompanyWebsite', 'CompanyTerms', 'contact_email', 'license'] },
+  { title: 'settings_links', fields: ['FacebookHandle', 'TwitterHandle', 'InstagramHandle', 'AppleStoreLink', 'PlayStoreLink'] },
+];
+
+// Section 5: bonus and driver radius take numbers of 0 or more; anything else empties the field.
+const NUMBER = /^\d*\.?\d*$/;
+
+type Draft = Record<Field, string | boolean>;
+
+const draftOf = (settings: Settings): Draft => Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === 'number' ? String(value) : value])) as Draft;
+
+/** Section 2 /settings: every setting, saved together; the server answers section 5's keys. */
+export function SettingsPage() {
+  const { data: settings } = useSettings();
+  // The admin's settings carry every field; the public subset would not fill the form.
+  return settings && 'autoDispatch' in settings && settings.autoDispatch !== undefined ? <SettingsForm settings={settings as Settings} /> : null;
+}
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
+  const [alert, setAlert] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<{ settings: Settings }>('/api/settings', { method: 'PATCH', body }),
+    onSuccess: ({ settings: saved }) => {
+      queryClient.setQueryData(SETTINGS, saved);
+      setDraft(draftOf(saved));
+      setAlert(t('updated'));
+    },
+    onError: (error) => { setAlert(t(errorKey(error))); },
+  });
+  const submit = (event: SyntheticEvent) => {
+    event.preventDefault();
+    const changed = Object.fromEntries(
+      (Object.keys(draft) as Field[])
+        .filter((field) => draft[field] !== draftOf(settings)[field])
+        .map((field) => [field, typeof settings[field] === 'number' ? (draft[field] === '' ? '' : Number(draft[field])) : draft[field]]),
+    );
+    save.mutate(changed);
+  };
+  const input = (field: Field) => {
+    const value = draft[field];
+    if (typeof value === 'boolean') {
+      return <FormControlLabel control={<Switch checked={value} onChange={(event) => { setDraft({ ...draft, [field]: event.target.checked }); }} />} label={t(`setting_${field}`)} />;
+    }
+    if (field === 'appcat') {
+      return (
+        <TextField select fullWidth label={t('setting_appcat')} value={value} onChange={(event) => { setDraft({ ...draft, appcat: event.target.value }); }}>
+          <MenuItem value="taxi">{t('appcat_taxi')}</MenuItem>
+          <MenuItem value="delivery">{t('appcat_delivery')}</MenuItem>
+        </TextField>
+      );
+    }
+    const numeric = typeof settings[field] === 'number';
+    return (
+      <TextField
+        fullWidth
+        label={t(`setting_${field}`)}
+        value={value}
+        inputMode={numeric ? 'decimal' : undefined}
+        onChange={(event) => { setDraft({ ...draft, [field]: numeric && !NUMBER.test(event.target.value) ? '' : event.target.value }); }}
+      />
+    );
+  };
+  return (
+    <Container maxWidth="md" sx={{ py: 3 }}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t('menu_settings')}
+      </Typography>
+      <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+        {GROUPS.map((group) => (
+          <Paper key={group.title} variant="outlined" component="section" aria-label={t(group.title)} sx={{ p: 2 }}>
+            <Typography variant="h6" component="h2" gutterBottom>
+              {t(group.title)}
+            </Typography>
+            <Grid container spacing={2}>
+              {group.fields.map((field) => (
+                <Grid key={field} size={{ xs: 12, sm: 6 }}>
+                  {input(field)}
+                </Grid>
+              ))}
+            </Grid>
+          </Paper>
+        ))}
+        <Box>
+          <Button type="submit" variant="contained" size="large" disabled={save.isPending}>
+            {t('save')}
+          </Button>
+        </Box>
+      </Stack>
+      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+    </Container>
+  );
+}
