@@ -1,13 +1,14 @@
 import type { CancelReason } from '@rideway/contract';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, TextField } from '@mui/material';
+import { TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCancelReasons } from '../../api/catalogue';
 import { errorKey } from '../../api/client';
 import { CrudTable } from './CrudTable';
+import { FormDialog } from './FormDialog';
 
 type Row = CancelReason;
 
@@ -23,8 +24,7 @@ export function CancelReasonsPage() {
     { field: 'value', headerName: '#', type: 'number', width: 80 },
     { field: 'label', headerName: t('cancel_reason'), flex: 1, minWidth: 200, editable: true },
   ];
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = () => {
     add.mutate({ label }, {
       onSuccess: () => {
         setAdding(false);
@@ -46,20 +46,11 @@ export function CancelReasonsPage() {
         onUpdate={(row) => edit.mutateAsync({ id: row.id, body: { label: row.label } })}
         onDelete={(row) => remove.mutateAsync(row.id)}
       />
-      <Dialog open={adding} onClose={() => { setAdding(false); }} aria-labelledby="reason-title" fullWidth maxWidth="xs">
-        <form onSubmit={submit}>
-          <DialogTitle id="reason-title">{t('add')}</DialogTitle>
-          <DialogContent>
-            <TextField autoFocus fullWidth required label={t('cancel_reason')} value={label} onChange={(event) => { setLabel(event.target.value); }} sx={{ mt: 1 }} />
-          </DialogContent>
-          <DialogActions>
-            <Button onClick={() => { setAdding(false); }}>{t('cancel')}</Button>
-            <Button type="submit" variant="contained" disabled={add.isPending}>
-              {t('save')}
-            </Button>
-          </DialogActions>
-        </form>
-      </Dialog>
+      {adding && (
+        <FormDialog title={t('add')} busy={add.isPending} onSubmit={submit} onClose={() => { setAdding(false); }}>
+          <TextField autoFocus fullWidth required label={t('cancel_reason')} value={label} onChange={(event) => { setLabel(event.target.value); }} sx={{ mt: 1 }} />
+        </FormDialog>
+      )}
       <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </>
   );

@@ -1,8 +1,9 @@
 import type { CarType } from '@rideway/contract';
-import { Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, Grid, MenuItem, Stack, TextField } from '@mui/material';
-import { useState, type ChangeEvent, type SyntheticEvent } from 'react';
+import { Box, Button, Grid, MenuItem, Stack, TextField } from '@mui/material';
+import { useState, type ChangeEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings';
+import { FormDialog } from './FormDialog';
 import { PairListEditor } from './PairListEditor';
 
 /** What an admin sends for a car type (the server's carTypeCreateSchema). */
@@ -36,54 +37,39 @@ export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: Car
     const file = event.target.files?.[0];
     if (file) void readImage(file).then((image) => { change('image', image); });
   };
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
-    onSave(body);
-  };
   return (
-    <Dialog open onClose={onClose} aria-labelledby="cartype-title" fullWidth maxWidth="sm">
-      <form onSubmit={submit}>
-        <DialogTitle id="cartype-title">{carType ? carType.name : t('add_car_type')}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            <TextField label={t('car_type_name')} required value={body.name} onChange={(event) => { change('name', event.target.value); }} />
-            <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-              {body.image && <Box component="img" src={body.image} alt="" sx={{ width: 72, height: 40, objectFit: 'contain' }} />}
-              <Button component="label" variant="outlined">
-                {t('car_type_image')}
-                <input hidden type="file" accept="image/png,image/jpeg,image/webp" aria-label={t('car_type_image')} onChange={pickImage} />
-              </Button>
-            </Stack>
-            <Grid container spacing={2}>
-              {FARES.map((fare) => (
-                <Grid key={fare} size={{ xs: 12, sm: 6 }}>
-                  <TextField fullWidth label={t(fare)} type="number" required value={body[fare]} onChange={(event) => { change(fare, Number(event.target.value)); }} slotProps={{ htmlInput: { min: 0, step: 0.01 } }} />
-                </Grid>
-              ))}
-              <Grid size={{ xs: 12, sm: 6 }}>
-                <TextField select fullWidth label={t('convenience_fee_type')} value={body.convenience_fee_type} onChange={(event) => { change('convenience_fee_type', event.target.value as CarTypeBody['convenience_fee_type']); }}>
-                  <MenuItem value="percentage">{t('fee_percentage')}</MenuItem>
-                  <MenuItem value="flat">{t('fee_flat')}</MenuItem>
-                </TextField>
-              </Grid>
-            </Grid>
-            <TextField label={t('extra_info')} value={body.extra_info} onChange={(event) => { change('extra_info', event.target.value); }} />
-            {settings?.appcat === 'delivery' && (
-              <>
-                <PairListEditor title={t('parcel_type')} items={body.parcelTypes} blank={{ description: '', amount: 0 }} fields={[{ key: 'description', label: t('description'), type: 'text' }, { key: 'amount', label: t('amount'), type: 'number' }]} onChange={(items) => { change('parcelTypes', items); }} />
-                <PairListEditor title={t('parcel_option')} items={body.options} blank={{ description: '', amount: 0 }} fields={[{ key: 'description', label: t('description'), type: 'text' }, { key: 'amount', label: t('amount'), type: 'number' }]} onChange={(items) => { change('options', items); }} />
-              </>
-            )}
-            <PairListEditor title={t('cancel_slab')} items={body.cancelSlab} blank={{ minsDelayed: 0, amount: 0 }} fields={[{ key: 'minsDelayed', label: t('mins_delayed'), type: 'number' }, { key: 'amount', label: t('amount'), type: 'number' }]} onChange={(items) => { change('cancelSlab', items); }} />
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {t('save')}
+    <FormDialog title={carType ? carType.name : t('add_car_type')} busy={busy} onSubmit={() => { onSave(body); }} onClose={onClose} maxWidth="sm">
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        <TextField label={t('car_type_name')} required value={body.name} onChange={(event) => { change('name', event.target.value); }} />
+        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+          {body.image && <Box component="img" src={body.image} alt="" sx={{ width: 72, height: 40, objectFit: 'contain' }} />}
+          <Button component="label" variant="outlined">
+            {t('car_type_image')}
+            <input hidden type="file" accept="image/png,image/jpeg,image/webp" aria-label={t('car_type_image')} onChange={pickImage} />
           </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+        </Stack>
+        <Grid container spacing={2}>
+          {FARES.map((fare) => (
+            <Grid key={fare} size={{ xs: 12, sm: 6 }}>
+              <TextField fullWidth label={t(fare)} type="number" required value={body[fare]} onChange={(event) => { change(fare, Number(event.target.value)); }} slotProps={{ htmlInput: { min: 0, step: 0.01 } }} />
+            </Grid>
+          ))}
+          <Grid size={{ xs: 12, sm: 6 }}>
+            <TextField select fullWidth label={t('convenience_fee_type')} value={body.convenience_fee_type} onChange={(event) => { change('convenience_fee_type', event.target.value as CarTypeBody['convenience_fee_type']); }}>
+              <MenuItem value="percentage">{t('fee_percentage')}</MenuItem>
+              <MenuItem value="flat">{t('fee_flat')}</MenuItem>
+            </TextField>
+          </Grid>
+        </Grid>
+        <TextField label={t('extra_info')} value={body.extra_info} onChange={(event) => { change('extra_info', event.target.value); }} />
+        {settings?.appcat === 'delivery' && (
+          <>
+            <PairListEditor title={t('parcel_type')} items={body.parcelTypes} blank={{ description: '', amount: 0 }} fields={[{ key: 'description', label: t('description'), type: 'text' }, { key: 'amount', label: t('amount'), type: 'number' }]} onChange={(items) => { change('parcelTypes', items); }} />
+            <PairListEditor title={t('parcel_option')} items={body.options} blank={{ description: '', amount: 0 }} fields={[{ key: 'description', label: t('description'), type: 'text' }, { key: 'amount', label: t('amount'), type: 'number' }]} onChange={(items) => { change('options', items); }} />
+          </>
+        )}
+        <PairListEditor title={t('cancel_slab')} items={body.cancelSlab} blank={{ minsDelayed: 0, amount: 0 }} fields={[{ key: 'minsDelayed', label: t('mins_delayed'), type: 'number' }, { key: 'amount', label: t('amount'), type: 'number' }]} onChange={(items) => { change('cancelSlab', items); }} />
+      </Stack>
+    </FormDialog>
   );
 }

@@ -1,8 +1,8 @@
 import type { User } from '@rideway/contract';
-import { Button, Dialog, DialogActions, DialogContent, DialogTitle, MenuItem, Stack, TextField } from '@mui/material';
+import { MenuItem, Stack, TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { useCollection } from '../../api/admin';
@@ -11,6 +11,7 @@ import { api, errorKey } from '../../api/client';
 import { useMe } from '../../api/session';
 import { useMoney } from '../booking/money';
 import { CrudTable } from './CrudTable';
+import { FormDialog } from './FormDialog';
 
 type ListedType = 'rider' | 'driver' | 'fleetadmin';
 type NewUser = { firstName: string; lastName: string; email: string; mobile: string; usertype: ListedType; password?: string; carType?: string; vehicleNumber?: string; fleetadmin?: string | null };
@@ -34,46 +35,34 @@ function AddUserDialog({ usertype, busy, onAdd, onClose }: { usertype: ListedTyp
   const field = (key: 'firstName' | 'lastName' | 'email' | 'mobile' | 'password' | 'vehicleNumber', label: string, type = 'text') => (
     <TextField label={label} type={type} required={key !== 'password'} value={user[key] ?? ''} onChange={(event) => { setUser({ ...user, [key]: event.target.value }); }} />
   );
-  const submit = (event: SyntheticEvent) => {
-    event.preventDefault();
+  const submit = () => {
     const { password, ...rest } = user;
     onAdd(password ? { ...rest, password } : rest);
   };
   return (
-    <Dialog open onClose={onClose} aria-labelledby="user-title" fullWidth maxWidth="xs">
-      <form onSubmit={submit}>
-        <DialogTitle id="user-title">{t('add_user')}</DialogTitle>
-        <DialogContent>
-          <Stack spacing={2} sx={{ pt: 1 }}>
-            {field('firstName', t('firstName'))}
-            {field('lastName', t('lastName'))}
-            {field('email', t('email'), 'email')}
-            {field('mobile', t('mobile'), 'tel')}
-            {field('password', t('password'), 'password')}
-            {usertype === 'driver' && (
-              <>
-                <TextField select required label={t('vehicle_type')} value={user.carType ?? ''} onChange={(event) => { setUser({ ...user, carType: event.target.value }); }}>
-                  {(carTypes.data ?? []).map((carType) => <MenuItem key={carType.id} value={carType.name}>{carType.name}</MenuItem>)}
-                </TextField>
-                {field('vehicleNumber', t('vehicle_number'))}
-                {me?.usertype === 'admin' && (
-                  <TextField select label={t('fleet_admin')} value={user.fleetadmin ?? ''} onChange={(event) => { setUser({ ...user, fleetadmin: event.target.value || null }); }}>
-                    <MenuItem value="">{t('no_fleet')}</MenuItem>
-                    {(fleets.data ?? []).map((fleet) => <MenuItem key={fleet.id} value={fleet.id}>{`${fleet.firstName} ${fleet.lastName}`}</MenuItem>)}
-                  </TextField>
-                )}
-              </>
+    <FormDialog title={t('add_user')} busy={busy} onSubmit={submit} onClose={onClose}>
+      <Stack spacing={2} sx={{ pt: 1 }}>
+        {field('firstName', t('firstName'))}
+        {field('lastName', t('lastName'))}
+        {field('email', t('email'), 'email')}
+        {field('mobile', t('mobile'), 'tel')}
+        {field('password', t('password'), 'password')}
+        {usertype === 'driver' && (
+          <>
+            <TextField select required label={t('vehicle_type')} value={user.carType ?? ''} onChange={(event) => { setUser({ ...user, carType: event.target.value }); }}>
+              {(carTypes.data ?? []).map((carType) => <MenuItem key={carType.id} value={carType.name}>{carType.name}</MenuItem>)}
+            </TextField>
+            {field('vehicleNumber', t('vehicle_number'))}
+            {me?.usertype === 'admin' && (
+              <TextField select label={t('fleet_admin')} value={user.fleetadmin ?? ''} onChange={(event) => { setUser({ ...user, fleetadmin: event.target.value || null }); }}>
+                <MenuItem value="">{t('no_fleet')}</MenuItem>
+                {(fleets.data ?? []).map((fleet) => <MenuItem key={fleet.id} value={fleet.id}>{`${fleet.firstName} ${fleet.lastName}`}</MenuItem>)}
+              </TextField>
             )}
-          </Stack>
-        </DialogContent>
-        <DialogActions>
-          <Button onClick={onClose}>{t('cancel')}</Button>
-          <Button type="submit" variant="contained" disabled={busy}>
-            {t('save')}
-          </Button>
-        </DialogActions>
-      </form>
-    </Dialog>
+          </>
+        )}
+      </Stack>
+    </FormDialog>
   );
 }
 
