@@ -52,17 +52,15 @@ async function publishOffline(ctx: AppContext, uid: string, fleetadmin: string |
  * STARTED and REACHED entries count as tracking.
  */
 async function recordTripPoint(ctx: AppContext, driver: string, position: { lat: number; lng: number; at: number }): Promise<void> {
-  const stored = await ctx.db.transaction(async (tx) => {
-    const trip = (await tx.select({ id: bookings.id, customer: bookings.customer, fleetadmin: bookings.fleetadmin, status: bookings.status }).from(bookings).where(and(eq(bookings.driver, driver), inArray(bookings.status, ['ACCEPTED', 'ARRIVED', 'STARTED']))).limit(1))[0];
-    if (!trip) return false;
-    if (trip.status !== 'STARTED') {
-      await ctx.live.bus.publish({ topics: [`tracking:${trip.id}`], frame: eventFrame(`tracking:${trip.id}`, 'driver', { status: trip.status, ...position }) });
-      return false;
-    }
-    await addTrackingPoint(tx, { bookingId: trip.id, status: trip.status, ...position }, { uids: [trip.customer, driver], fleetadmin: trip.fleetadmin, admins: true });
-    return true;
-  });
-  if (stored) ctx.live.relay.kick();
+  const trip = (await ctx.db.select({ id: bookings.id, customer: bookings.customer, fleetadmin: bookings.fleetadmin, status: bookings.status }).from(bookings).where(and(eq(bookings.driver, driver), inArray(bookings.status, ['ACCEPTED', 'ARRIVED', 'STARTED']))).limit(1))[0];
+  if (!trip) return;
+  if (trip.status !== 'STARTED') {
+    await ctx.live.bus.publish({ topics: [`tracking:${trip.id}`], frame: eventFrame(`tracking:${trip.id}`, 'driver', { status: trip.status, ...position }) });
+    return;
+  }
+  // The entry and its event are written together, so a follower never sees one without the other.
+  await ctx.db.transaction((tx) => addTrackingPoint(tx, { bookingId: trip.id, status: trip.status, ...position }, { uids: [trip.customer, driver], fleetadmin: trip.fleetadmin, admins: true }));
+  ctx.live.relay.kick();
 }
 
 /** One tracking entry (section 3: at, status, lat, lng, id) and its live event. */
