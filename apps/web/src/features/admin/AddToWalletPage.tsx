@@ -1,12 +1,13 @@
 import type { User } from '@rideway/contract';
 import { validateAddToWallet } from '@rideway/domain';
 import { Autocomplete, Button, Stack, TextField } from '@mui/material';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { FormCard } from '../../app/FormCard';
 import { api, errorKey } from '../../api/client';
+import { useUsers } from '../../api/users';
 import { useMoney } from '../booking/money';
 
 /** Section 2 /addtowallet: an admin credits a rider's or a driver's wallet (section 5: no_details_error). */
@@ -14,7 +15,7 @@ export function AddToWalletPage() {
   const { t } = useTranslation();
   const money = useMoney();
   const queryClient = useQueryClient();
-  const users = useQuery({ queryKey: ['users', 'all'], queryFn: async () => (await api<{ users: User[] }>('/api/users')).users });
+  const users = useUsers();
   const [user, setUser] = useState<User | null>(null);
   const [amount, setAmount] = useState('');
   const [alert, setAlert] = useState<string | null>(null);

@@ -29,7 +29,7 @@ const draftOf = (settings: Settings): Draft => Object.fromEntries(Object.entries
 export function SettingsPage() {
   const { data: settings } = useSettings();
   // The admin's settings carry every field; the public subset would not fill the form.
-  return settings && 'autoDispatch' in settings && settings.autoDispatch !== undefined ? <SettingsForm settings={settings as Settings} /> : null;
+  return settings?.autoDispatch === undefined ? null : <SettingsForm settings={settings as Settings} />;
 }
 
 function SettingsForm({ settings }: { settings: Settings }) {
@@ -48,9 +48,10 @@ function SettingsForm({ settings }: { settings: Settings }) {
   });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
+    const stored = draftOf(settings);
     const changed = Object.fromEntries(
       (Object.keys(draft) as Field[])
-        .filter((field) => draft[field] !== draftOf(settings)[field])
+        .filter((field) => draft[field] !== stored[field])
         .map((field) => [field, typeof settings[field] === 'number' ? (draft[field] === '' ? '' : Number(draft[field])) : draft[field]]),
     );
     save.mutate(changed);

@@ -1,36 +1,29 @@
 import type { User } from '@rideway/contract';
 import { MenuItem, Stack, TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
-import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCarTypes } from '../../api/catalogue';
-import { api, errorKey } from '../../api/client';
+import { errorKey } from '../../api/client';
 import { useMe } from '../../api/session';
+import { useUsers, type ListedType } from '../../api/users';
 import { useMoney } from '../booking/money';
 import { CrudTable } from './CrudTable';
 import { FormDialog } from './FormDialog';
 
-type ListedType = 'rider' | 'driver' | 'fleetadmin';
 type NewUser = { firstName: string; lastName: string; email: string; mobile: string; usertype: ListedType; password?: string; carType?: string; vehicleNumber?: string; fleetadmin?: string | null };
 /** What a cell edit sends (the server's editUserRequestSchema, in part). */
 type UserEdit = { firstName?: string; lastName?: string; email?: string; mobile?: string; approved?: boolean; carType?: string; vehicleNumber?: string };
 
 const TITLES: Record<ListedType, string> = { rider: 'menu_riders', driver: 'menu_drivers', fleetadmin: 'menu_fleetadmins' };
 
-export const usersKey = (usertype: ListedType) => ['users', usertype] as const;
-
-export function useUsers(usertype: ListedType) {
-  return useQuery({ queryKey: usersKey(usertype), queryFn: async () => (await api<{ users: User[] }>(`/api/users?usertype=${usertype}`)).users });
-}
-
 function AddUserDialog({ usertype, busy, onAdd, onClose }: { usertype: ListedType; busy: boolean; onAdd: (user: NewUser) => void; onClose: () => void }) {
   const { t } = useTranslation();
   const carTypes = useCarTypes();
   const { data: me } = useMe();
-  const fleets = useQuery({ queryKey: usersKey('fleetadmin'), queryFn: async () => (await api<{ users: User[] }>('/api/users?usertype=fleetadmin')).users, enabled: usertype === 'driver' && me?.usertype === 'admin' });
+  const fleets = useUsers('fleetadmin', usertype === 'driver' && me?.usertype === 'admin');
   const [user, setUser] = useState<NewUser>({ firstName: '', lastName: '', email: '', mobile: '', usertype, password: '', ...(usertype === 'driver' ? { carType: '', vehicleNumber: '' } : {}) });
   const field = (key: 'firstName' | 'lastName' | 'email' | 'mobile' | 'password' | 'vehicleNumber', label: string, type = 'text') => (
     <TextField label={label} type={type} required={key !== 'password'} value={user[key] ?? ''} onChange={(event) => { setUser({ ...user, [key]: event.target.value }); }} />

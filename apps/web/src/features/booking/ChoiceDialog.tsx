@@ -21,11 +21,10 @@ function ChoiceGroup({ label, choices, value, onChange }: { label: string; choic
 }
 
 /** Section 2's parcel type and options chooser, for a car type that has either. */
-export function ChoiceDialog({ carType, onChoose, onCancel }: { carType: CarType | null; onChoose: (choices: Choices) => void; onCancel: () => void }) {
+export function ChoiceDialog({ carType, onChoose, onCancel }: { carType: CarType; onChoose: (choices: Choices) => void; onCancel: () => void }) {
   const { t } = useTranslation();
   const [parcelTypeIndex, setParcelTypeIndex] = useState(0);
   const [optionIndex, setOptionIndex] = useState(0);
-  if (!carType) return null;
   return (
     <Dialog open onClose={onCancel} aria-labelledby="choice-title" fullWidth maxWidth="xs">
       <DialogTitle id="choice-title">{t('parcel_choice_title')}</DialogTitle>

@@ -1,13 +1,12 @@
-import type { Booking, User } from '@rideway/contract';
+import type { Booking } from '@rideway/contract';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItemButton, ListItemText, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
+import { useUsers } from '../../api/users';
 
 /** Section 4: an admin picks an approved driver of the booking's car type. */
 export function AssignDriverDialog({ booking, onAssign, onClose, busy }: { booking: Booking; onAssign: (driver: string) => void; onClose: () => void; busy: boolean }) {
   const { t } = useTranslation();
-  const drivers = useQuery({ queryKey: ['users', 'driver'], queryFn: async () => (await api<{ users: User[] }>('/api/users?usertype=driver')).users });
+  const drivers = useUsers('driver');
   const matching = (drivers.data ?? []).filter((driver) => driver.carType === booking.carType && driver.approved);
   return (
     <Dialog open onClose={onClose} aria-labelledby="assign-title" fullWidth maxWidth="xs">

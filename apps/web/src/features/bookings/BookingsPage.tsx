@@ -10,9 +10,7 @@ import { useMe } from '../../api/session';
 import { useMoney } from '../booking/money';
 import { BookingActions } from './BookingActions';
 import { StatusChip } from './StatusChip';
-
-export const tripDateText = (booking: Booking, locale: string): string =>
-  new Date(booking.tripdate).toLocaleString(locale, { dateStyle: 'medium', timeStyle: 'short' });
+import { tripDateText } from './trip-date';
 
 function BookingCard({ booking, me }: { booking: Booking; me: User }) {
   const { t, i18n } = useTranslation();

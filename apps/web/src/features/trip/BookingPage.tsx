@@ -11,7 +11,7 @@ import { useLiveTopic } from '../../api/live';
 import { useMe } from '../../api/session';
 import { useMoney } from '../booking/money';
 import { BookingActions } from '../bookings/BookingActions';
-import { tripDateText } from '../bookings/BookingsPage';
+import { tripDateText } from '../bookings/trip-date';
 import { StatusChip } from '../bookings/StatusChip';
 import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
