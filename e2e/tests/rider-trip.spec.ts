@@ -1,5 +1,5 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiSignIn, DEMO_DRIVERS, fillTrip, signIn } from '../support/session';
+import { apiSignIn, DEMO_DRIVERS, fillTrip, signIn, withSettings } from '../support/session';
 
 /**
  * Issue 6, sections 2, 4, 5 and 8: a rider's trip from search to rating in the browser, with the
@@ -174,3 +174,30 @@ for (const width of [375, 1280]) {
     await page.screenshot({ path: `screenshots/booking-${width}.png`, fullPage: true, animations: 'disabled' });
   });
 }
+
+test('with otp_secure the rider sees the start code, and the driver starts the trip with it', async ({ page, request }) => {
+  await withSettings(request, { otp_secure: true }, async () => {
+    const rider = await apiSignIn(request, 'rider2@rideway.demo');
+    const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
+    const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
+    const booked = await request.post('/api/bookings', { headers: rider, data: { pickup, drop, carType: 'Economy' } });
+    expect(booked.status()).toBe(201);
+    const { id } = await booked.json();
+    const driver = await driverOffered(request, id);
+    expect((await request.post(`/api/bookings/${id}/accept`, { headers: driver, data: {} })).status()).toBe(200);
+    await signIn(page, 'rider2@rideway.demo');
+    await page.goto(`/bookings/${id}`);
+    const otp = page.getByTestId('trip-otp');
+    await expect(otp).toContainText(/Tell your driver this code to start the trip: \d{5}/);
+    await page.screenshot({ path: 'screenshots/trip-otp-1280.png', animations: 'disabled' });
+    const code = Number((await otp.textContent())?.match(/\d{5}/)?.[0]);
+    await request.post(`/api/bookings/${id}/arrive`, { headers: driver, data: {} });
+    expect((await request.post(`/api/bookings/${id}/start`, { headers: driver, data: { otp: code === 10000 ? 10001 : 10000 } })).status()).toBe(400);
+    expect((await request.post(`/api/bookings/${id}/start`, { headers: driver, data: { otp: code } })).status()).toBe(200);
+    await expect(page.locator('[data-status]')).toHaveAttribute('data-status', 'STARTED');
+    await expect(otp).toHaveCount(0);
+    // Leave the demo driver free for the other tests.
+    await request.post(`/api/bookings/${id}/reach`, { headers: driver, data: {} });
+    await request.post(`/api/bookings/${id}/pay`, { headers: driver, data: { payment_mode: 'cash' } });
+  });
+});
