@@ -1,9 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-
-const port = Number(process.env.E2E_PORT ?? 3210);
-const facebookPort = port + 1;
+import { DEMO_PORT as demoPort, FACEBOOK_PORT as facebookPort, PORT as port } from './support/ports';
 
 /**
  * Browser tests in the system's Chromium (Debian's package; Playwright's own browser download is
@@ -52,6 +50,15 @@ export default defineConfig({
         FACEBOOK_GRAPH_URL: `http://127.0.0.1:${facebookPort}`,
         FACEBOOK_DIALOG_URL: `http://127.0.0.1:${facebookPort}/dialog/oauth`,
       },
+      reuseExistingServer: false,
+      timeout: 60_000,
+    },
+    {
+      // After the first, so the web app it serves is already built.
+      command: 'npm run start -w @rideway/server',
+      cwd: '..',
+      url: `http://127.0.0.1:${demoPort}/api/health`,
+      env: { PORT: String(demoPort), HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATABASE_URL: '', REDIS_URL: '', DATA_DIR: join(tmpdir(), `rideway-e2e-demo-${Date.now()}`) },
       reuseExistingServer: false,
       timeout: 60_000,
     },

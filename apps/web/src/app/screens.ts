@@ -18,6 +18,11 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/addtowallet': async () => ({ Component: (await import('../features/admin/AddToWalletPage')).AddToWalletPage }),
   '/withdraws': async () => ({ Component: (await import('../features/admin/WithdrawsPage')).WithdrawsPage }),
   '/settings': async () => ({ Component: (await import('../features/admin/SettingsPage')).SettingsPage }),
+  '/addbookings': async () => ({ Component: (await import('../features/admin/AddBookingPage')).AddBookingPage }),
+  '/promos': async () => ({ Component: (await import('../features/admin/PromosPage')).PromosPage }),
+  '/notifications': async () => ({ Component: (await import('../features/admin/NotificationsPage')).NotificationsPage }),
+  '/earningreports': async () => ({ Component: (await import('../features/admin/ReportsPages')).EarningReportsPage }),
+  '/driverearning': async () => ({ Component: (await import('../features/admin/ReportsPages')).DriverEarningsPage }),
   '/profile': async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }),
 };
 

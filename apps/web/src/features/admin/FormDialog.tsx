@@ -2,8 +2,8 @@ import { Button, Dialog, DialogActions, DialogContent, DialogTitle } from '@mui/
 import { useId, type ReactNode, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 
-/** An admin form in a dialog: its title, its fields, then Cancel and Save. */
-export function FormDialog({ title, busy, onSubmit, onClose, maxWidth = 'xs', children }: { title: string; busy: boolean; onSubmit: () => void; onClose: () => void; maxWidth?: 'xs' | 'sm'; children: ReactNode }) {
+/** An admin form in a dialog: its title, its fields, then Cancel and Save (or what the form does). */
+export function FormDialog({ title, busy, onSubmit, onClose, maxWidth = 'xs', submitLabel, children }: { title: string; busy: boolean; onSubmit: () => void; onClose: () => void; maxWidth?: 'xs' | 'sm'; submitLabel?: string; children: ReactNode }) {
   const { t } = useTranslation();
   const titleId = useId();
   const submit = (event: SyntheticEvent) => {
@@ -18,7 +18,7 @@ export function FormDialog({ title, busy, onSubmit, onClose, maxWidth = 'xs', ch
         <DialogActions>
           <Button onClick={onClose}>{t('cancel')}</Button>
           <Button type="submit" variant="contained" disabled={busy}>
-            {t('save')}
+            {submitLabel ?? t('save')}
           </Button>
         </DialogActions>
       </form>

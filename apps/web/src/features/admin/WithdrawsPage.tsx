@@ -7,6 +7,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { api, errorKey } from '../../api/client';
+import { dateTimeText } from '../../app/date-text';
 import { useMoney } from '../booking/money';
 import { CrudTable } from './CrudTable';
 
@@ -24,7 +25,7 @@ export function WithdrawsPage() {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: WITHDRAWS }),
     onError: (error) => { setAlert(t(errorKey(error))); },
   });
-  const date = (value: number | null) => (value ? new Date(value).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' }) : '');
+  const date = (value: number | null) => dateTimeText(value, i18n.language);
   const columns: GridColDef<Withdraw>[] = [
     { field: 'date', headerName: t('date'), type: 'number', width: 170, valueFormatter: (value: number) => date(value) },
     { field: 'name', headerName: t('driver'), minWidth: 150, flex: 1 },

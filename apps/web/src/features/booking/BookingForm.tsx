@@ -13,6 +13,7 @@ import { ChoiceDialog } from './ChoiceDialog';
 import { EstimateDialog } from './EstimateDialog';
 import { PaymentDialog } from './PaymentDialog';
 import { PlaceSearch } from './PlaceSearch';
+import { RiderSelect } from './RiderSelect';
 import { useBookFlow } from './use-book-flow';
 
 /** A datetime-local field's value for an instant, in the browser's time zone. */
@@ -21,8 +22,11 @@ const localDateTime = (at: number): string => {
   return new Date(at - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
 
-/** The home page's booking form (section 2) and the book flow's dialogs (section 4). */
-export function BookingForm({ me }: { me: User | null }) {
+/**
+ * Section 2's booking forms and the book flow's dialogs (section 4): the rider's on the home page,
+ * and the admin's at /addbookings, which also names the rider it books for.
+ */
+export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'rider' | 'admin' }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const bookingTypeLabel = useId();
@@ -31,6 +35,7 @@ export function BookingForm({ me }: { me: User | null }) {
   const [pickup, setPickup] = useState<Place | null>(null);
   const [drop, setDrop] = useState<Place | null>(null);
   const [carType, setCarType] = useState('');
+  const [customer, setCustomer] = useState('');
   const [bookLater, setBookLater] = useState(false);
   // Section 4: the date-time defaults to the current time.
   const [tripdate, setTripdate] = useState(() => localDateTime(Date.now()));
@@ -43,19 +48,21 @@ export function BookingForm({ me }: { me: User | null }) {
     );
   }, [t, navigate]);
   const failedCall = useCallback((error: unknown) => { failed(errorKey(error)); }, [failed]);
-  const flow = useBookFlow({ user: me, carTypes: carTypes.data ?? [], delivery: settings?.appcat === 'delivery', onFailure: failed });
+  const flow = useBookFlow({ form, user: me, carTypes: carTypes.data ?? [], delivery: settings?.appcat === 'delivery', onFailure: failed });
   const { state } = flow;
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    flow.book({ pickup, drop, carType, bookLater, tripdate: bookLater ? new Date(tripdate).getTime() : Date.now() });
+    flow.book({ pickup, drop, carType, bookLater, tripdate: bookLater ? new Date(tripdate).getTime() : Date.now(), ...(form === 'admin' ? { customer } : {}) });
   };
+  const title = form === 'admin' ? t('book_for_rider') : t('book_a_ride');
   return (
-    <Paper component="form" onSubmit={submit} aria-label={t('book_a_ride')} sx={{ p: { xs: 2, md: 3 }, color: 'text.primary' }}>
-      <Typography variant="h6" component="h2" sx={{ mb: 2 }}>
-        {t('book_a_ride')}
+    <Paper component="form" onSubmit={submit} aria-label={title} sx={{ p: { xs: 2, md: 3 }, color: 'text.primary' }}>
+      <Typography variant="h6" component={form === 'admin' ? 'h1' : 'h2'} sx={{ mb: 2 }}>
+        {title}
       </Typography>
       <Stack spacing={2}>
+        {form === 'admin' && <RiderSelect value={customer} onChange={setCustomer} />}
         <PlaceSearch label={t('pickup_location')} value={pickup} onChange={setPickup} enabled={me !== null} onError={failedCall} />
         <PlaceSearch label={t('drop_location')} value={drop} onChange={setDrop} enabled={me !== null} onError={failedCall} />
         <CarTypeSelect carTypes={carTypes.data ?? []} value={carType} onChange={setCarType} />

@@ -6,7 +6,7 @@ import { requestEstimate, useCreateBooking } from '../../api/bookings';
 import type { Choices } from './ChoiceDialog';
 import type { BookingTerms } from './EstimateDialog';
 
-export type BookingDraft = { pickup: Place | null; drop: Place | null; carType: string; bookLater: boolean; tripdate: number };
+export type BookingDraft = { pickup: Place | null; drop: Place | null; carType: string; bookLater: boolean; tripdate: number; customer?: string };
 
 /** Where the book flow stands: each step's dialog shows while the flow is in it. */
 export type BookStep =
@@ -22,7 +22,7 @@ export type BookStep =
  * type has parcel types or options, then the estimate, its dialog, and the booking. A PAYMENT_PENDING
  * booking goes on to the payment dialog. Each failure is a message key for the Alert dialog.
  */
-export function useBookFlow(context: { user: { usertype: UserType } | null; carTypes: CarType[]; delivery: boolean; onFailure: (key: string) => void }) {
+export function useBookFlow(context: { form: 'rider' | 'admin'; user: { usertype: UserType } | null; carTypes: CarType[]; delivery: boolean; onFailure: (key: string) => void }) {
   const [state, setState] = useState<BookStep>({ step: 'idle' });
   const create = useCreateBooking();
   const { onFailure } = context;
@@ -43,7 +43,7 @@ export function useBookFlow(context: { user: { usertype: UserType } | null; carT
     busy: create.isPending || state.step === 'estimating',
     book: (draft: BookingDraft) => {
       // Delivery details are asked for in the estimate dialog, so they are checked there.
-      const checked = validateBookingForm(draft, { form: 'rider', user: context.user, appCategory: 'taxi', now: Date.now() });
+      const checked = validateBookingForm(draft, { form: context.form, user: context.user, appCategory: 'taxi', now: Date.now() });
       if (!checked.ok) {
         onFailure(checked.key);
         return;
@@ -59,7 +59,7 @@ export function useBookFlow(context: { user: { usertype: UserType } | null; carT
       if (state.step !== 'estimated') return;
       const { fields, choices } = state;
       create.mutate(
-        { pickup: fields.pickup, drop: fields.drop, carType: fields.carType, bookLater: fields.bookLater, ...(fields.bookLater ? { tripdate: fields.tripdate } : {}), ...choices, ...terms },
+        { pickup: fields.pickup, drop: fields.drop, carType: fields.carType, bookLater: fields.bookLater, ...(fields.bookLater ? { tripdate: fields.tripdate } : {}), ...(fields.customer ? { customer: fields.customer } : {}), ...choices, ...terms },
         {
           onSuccess: (booking) => { setState(booking.status === 'PAYMENT_PENDING' ? { step: 'paying', booking } : { step: 'booked', booking }); },
           onError: (error) => { onFailure(errorKey(error)); },

@@ -10,7 +10,7 @@ import { useMe } from '../../api/session';
 import { useMoney } from '../booking/money';
 import { BookingActions } from './BookingActions';
 import { StatusChip } from './StatusChip';
-import { tripDateText } from './trip-date';
+import { dateTimeText } from '../../app/date-text';
 
 function BookingCard({ booking, me }: { booking: Booking; me: User }) {
   const { t, i18n } = useTranslation();
@@ -25,7 +25,7 @@ function BookingCard({ booking, me }: { booking: Booking; me: User }) {
           <StatusChip status={booking.status} />
         </Stack>
         <Typography variant="body2" color="text.secondary">
-          {tripDateText(booking, i18n.language)} · {booking.carType}
+          {dateTimeText(booking.tripdate, i18n.language)} · {booking.carType}
           {booking.bookLater ? ` · ${t('book_later')}` : ''}
         </Typography>
         <Typography sx={{ mt: 1 }}>

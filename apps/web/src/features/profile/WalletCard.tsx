@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useLiveTopic } from '../../api/live';
+import { dateTimeText } from '../../app/date-text';
 import { useMoney } from '../booking/money';
 
 const WALLET = ['wallet'] as const;
@@ -29,7 +30,7 @@ export function WalletCard() {
         <List dense aria-label={t('wallet_history')}>
           {wallet.data?.walletHistory.slice(0, 10).map((entry) => (
             <ListItem key={entry.id} disableGutters secondaryAction={<Typography color={entry.type === 'Credit' ? 'success.main' : 'text.primary'}>{`${entry.type === 'Credit' ? '+' : '−'}${money(entry.amount)}`}</Typography>}>
-              <ListItemText primary={t(`wallet_${entry.type}`)} secondary={new Date(entry.date).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' })} />
+              <ListItemText primary={t(`wallet_${entry.type}`)} secondary={dateTimeText(entry.date, i18n.language)} />
             </ListItem>
           ))}
         </List>

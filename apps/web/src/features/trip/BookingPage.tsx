@@ -11,7 +11,7 @@ import { useLiveTopic } from '../../api/live';
 import { useMe } from '../../api/session';
 import { useMoney } from '../booking/money';
 import { BookingActions } from '../bookings/BookingActions';
-import { tripDateText } from '../bookings/trip-date';
+import { dateTimeText } from '../../app/date-text';
 import { StatusChip } from '../bookings/StatusChip';
 import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
@@ -52,7 +52,7 @@ function TripDetails({ booking, me }: { booking: Booking; me: User }) {
     <Card variant="outlined">
       <CardContent>
         <Stack spacing={1}>
-          <Detail label={t('trip_date')} value={tripDateText(booking, i18n.language)} />
+          <Detail label={t('trip_date')} value={dateTimeText(booking.tripdate, i18n.language)} />
           <Detail label={t('vehicle_type')} value={booking.carType} />
           <Detail label={t('pickup_location')} value={booking.pickupAddress} />
           <Detail label={t('drop_location')} value={booking.dropAddress} />

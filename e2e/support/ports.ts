@@ -1,0 +1,5 @@
+/** The browser tests' servers: the platform, the fake Facebook beside it, and a second platform for demo mode. */
+export const PORT = Number(process.env.E2E_PORT ?? 3210);
+export const FACEBOOK_PORT = PORT + 1;
+/** Demo mode (section 6) cannot be left from the API, so it gets a platform of its own. */
+export const DEMO_PORT = PORT + 2;
