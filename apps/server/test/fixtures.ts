@@ -10,3 +10,6 @@ export const sedan = {
 };
 export const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
 export const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
+
+/** A 1x1 PNG as a data URL: a licence, a car type's image or a parcel's photo. */
+export const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';

@@ -54,6 +54,7 @@ export const ERROR_CATALOGUE = {
   forbidden: { status: 403, message: 'You are not allowed to do this.' },
   invalid_transition: { status: 409, message: 'The booking is not in a state that allows this.' },
   otp_mismatch: { status: 400, message: "The code does not match the rider's trip code." },
+  photo_required: { status: 409, message: 'Take a photo of the parcel first.' },
   rating_invalid: { status: 400, message: 'A rating is a whole number of stars from 1 to 5.' },
   payment_mode_invalid: { status: 400, message: 'This payment method cannot be used here.' },
   insufficient_balance: { status: 409, message: 'The wallet balance is too low.' },

@@ -43,6 +43,7 @@ export const PUBLIC_SETTINGS_KEYS = [
   'code',
   'country',
   'otp_secure',
+  'CarHornRepeat',
   'convert_to_mile',
   'bank_fields',
   'driverRadius',

@@ -111,6 +111,18 @@ describe('section 4: the trip runs NEW -> ACCEPTED -> ARRIVED -> STARTED -> REAC
     expect(planTransition(secured, driver, { type: 'start', otp: 48213 }, ctx).ok).toBe(true);
   });
 
+  it('a parcel starts only with its pickup photo, and reaches the drop only with its delivery photo', () => {
+    const parcel = { photos: { pickup_image: null, deliver_image: null } };
+    expect(planTransition(booking('ARRIVED', parcel), driver, { type: 'start' }, ctx)).toEqual({ ok: false, key: 'photo_required', field: 'pickup_image' });
+    const picked = { photos: { pickup_image: '/api/files/trips/a.jpg', deliver_image: null } };
+    expect(planTransition(booking('ARRIVED', picked), driver, { type: 'start' }, ctx).ok).toBe(true);
+    expect(planTransition(booking('STARTED', picked), driver, { type: 'reach' }, ctx)).toEqual({ ok: false, key: 'photo_required', field: 'deliver_image' });
+    const delivered = { photos: { pickup_image: '/api/files/trips/a.jpg', deliver_image: '/api/files/trips/b.jpg' } };
+    expect(planTransition(booking('STARTED', delivered), driver, { type: 'reach' }, ctx).ok).toBe(true);
+    // The OTP is checked first: a driver at the wrong door learns nothing about the parcel.
+    expect(planTransition(booking('ARRIVED', { ...parcel, otp: 48213 }), driver, { type: 'start', otp: '11111' }, ctx)).toEqual({ ok: false, key: 'otp_mismatch' });
+  });
+
   it('REACHED stores the end time and the total trip time in seconds', () => {
     const result = planTransition(booking('STARTED'), driver, { type: 'reach' }, ctx);
     expect(result.ok && result.value).toMatchObject({

@@ -28,6 +28,8 @@ export type BookingFacts = {
   /** The booking OTP, or false when otp_secure was off at creation. */
   otp: number | false;
   startTime?: number | null;
+  /** A parcel's photos (delivery bookings only): taken at the pickup, and at the drop. */
+  photos?: { pickup_image: string | null; deliver_image: string | null } | null;
 };
 
 /** The driver fields copied into a booking on accept (section 4). */
@@ -153,6 +155,8 @@ function start(otp: unknown): Rule {
     const status = requireStatus(booking, ['ARRIVED']);
     if (!status.ok) return status;
     if (booking.otp !== false && otpText(otp) !== String(booking.otp)) return fail('otp_mismatch');
+    // A parcel leaves the pickup with a photo of it, so both sides can see what was handed over.
+    if (booking.photos && !booking.photos.pickup_image) return fail('photo_required', 'pickup_image');
     return plan(booking, 'STARTED', {
       set: { trip_start_time: ctx.at, startTime: ctx.at },
       notices: [{ to: 'customer', key: 'notice_trip_started', screen: 'BookedCab' }],
@@ -164,6 +168,7 @@ const reach: Rule = (booking, actor, ctx) => {
   if (!isAssignedDriver(actor, booking)) return fail('forbidden');
   const status = requireStatus(booking, ['STARTED']);
   if (!status.ok) return status;
+  if (booking.photos && !booking.photos.deliver_image) return fail('photo_required', 'deliver_image');
   const startedAt = booking.startTime ?? ctx.at;
   return plan(booking, 'REACHED', {
     set: {

@@ -48,6 +48,7 @@ export const ADDED_ERROR_KEYS = [
   'forbidden',
   'invalid_transition',
   'otp_mismatch',
+  'photo_required',
   'rating_invalid',
   'payment_mode_invalid',
   'insufficient_balance',

@@ -69,7 +69,7 @@ export const ROUTE_ACCESS = {
 
   'GET /api/outbox': ADMIN,
   'GET /api/reports/earnings': ADMIN,
-  'GET /api/reports/driver-earnings': ['admin', 'fleetadmin'],
+  'GET /api/reports/driver-earnings': ['admin', 'fleetadmin', 'driver'],
   'GET /api/dashboard': ['admin', 'fleetadmin'],
   'POST /api/payments/test/checkout': 'public',
   'POST /api/payments/test/complete': 'public',
@@ -107,6 +107,7 @@ export const ROUTE_ACCESS = {
   'POST /api/bookings/:id/arrive': ['driver'],
   'POST /api/bookings/:id/start': ['driver'],
   'POST /api/bookings/:id/reach': ['driver'],
+  'POST /api/bookings/:id/photos': ['driver'],
   'POST /api/bookings/:id/pay': ['rider', 'driver'],
   'POST /api/bookings/:id/complete': ['rider'],
   'POST /api/bookings/:id/cancel': ['rider', 'admin'],

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { outbox, users } from '../../src/db/schema';
+import { PNG } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, PASSWORD, reload, type TestApp } from '../harness';
 
-// A 1x1 PNG, as a data URL: the licence image a driver uploads first.
-const PNG = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
 
 const registration = (n: string, extra: Record<string, unknown> = {}) => ({
   firstName: 'Rosa',

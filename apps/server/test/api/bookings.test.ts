@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, outbox, tracking, walletEntries } from '../../src/db/schema';
 import { offlineMaps } from '../../src/providers/maps/offline';
 import type { UserRow } from '../../src/modules/users/accounts';
-import { drop, pickup, sedan } from '../fixtures';
+import { drop, pickup, PNG, sedan } from '../fixtures';
 import { codeOf, createTestApp, driveTrip, ENGINES, NEAR_PICKUP, reload, type TestApp } from '../harness';
 
 
@@ -253,7 +253,11 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
     const b = (await book(rider, { deliveryPerson: 'Sam', deliveryPersonPhone: '555 0100', payment_mode: 'wallet' })).json();
     expect((await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: rider, payload: { payment_mode: 'wallet' } })).json().status).toBe('NEW');
     await offerTo(b.id, driver);
-    for (const step of ['accept', 'arrive', 'start', 'reach']) expect((await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${step}`, as: driver, payload: {} })).statusCode, step).toBe(200);
+    for (const step of ['accept', 'arrive', 'photos:pickup', 'start', 'photos:deliver', 'reach']) {
+      const [path, kind] = step.split(':');
+      const response = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/${path ?? step}`, as: driver, payload: kind ? { kind, image: PNG } : {} });
+      expect(response.statusCode, step).toBe(200);
+    }
     const paid = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/pay`, as: driver, payload: { payment_mode: 'wallet' } });
     expect(paid.json()).toMatchObject({ status: 'PAID', prepaid: true });
     expect((await t.request({ method: 'POST', url: `/api/bookings/${b.id}/complete`, as: rider, payload: {} })).json().status).toBe('COMPLETE');

@@ -2,7 +2,7 @@ import { MESSAGE_KEYS } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, users, walletEntries } from '../../src/db/schema';
-import { sedan } from '../fixtures';
+import { PNG, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, reload, type TestApp } from '../harness';
 import type { UserRow } from '../../src/modules/users/accounts';
 
@@ -68,8 +68,7 @@ describe.each(ENGINES)('the admin catalogue on %s (spec sections 2, 3, 5, 6)', (
     });
 
     it('stores an uploaded image and serves it', async () => {
-      const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
-      const { cartype } = (await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: { ...sedan, name: 'Pictured', image: png } })).json();
+      const { cartype } = (await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: { ...sedan, name: 'Pictured', image: PNG } })).json();
       expect(cartype.image).toMatch(/^\/api\/files\/cartypes\/.+\.png$/);
       const image = await t.request({ method: 'GET', url: cartype.image });
       expect([image.statusCode, image.headers['content-type']]).toEqual([200, 'image/png']);

@@ -32,7 +32,8 @@ export function useCreateBooking() {
   });
 }
 
-type BookingAction = { id: string; action: 'cancel' | 'complete' | 'assign' | 'pay'; body?: Record<string, unknown> };
+/** The rider's and admin's steps, and the driver's: accept, arrive, start, reach, the parcel's photos, pay. */
+type BookingAction = { id: string; action: 'cancel' | 'complete' | 'assign' | 'pay' | 'accept' | 'arrive' | 'start' | 'reach' | 'photos'; body?: Record<string, unknown> };
 
 /** A section 4 step on one booking; its answer is the booking after the step. */
 export function useBookingAction() {

@@ -42,6 +42,7 @@ const facts = (row: BookingRow): BookingFacts => ({
   payment_mode: row.paymentMode as PaymentMode,
   otp: row.otp ?? false,
   startTime: row.tripStartTime,
+  photos: row.delivery ? { pickup_image: row.pickupImage, deliver_image: row.deliverImage } : null,
 });
 
 /** The server itself, acting on a timer (a booking nobody took is cancelled). */

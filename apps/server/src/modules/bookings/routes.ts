@@ -5,6 +5,7 @@ import { actorOf } from '../../http/actor';
 import { withBody, withSummary } from '../../http/docs';
 import { createBooking } from './create';
 import { estimateTrip } from './estimate';
+import { addTripPhoto } from './photos';
 import {
   acceptBooking,
   arriveBooking,
@@ -40,6 +41,10 @@ export function bookingRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.post<{ Params: IdParams }>('/api/bookings/:id/accept', withSummary('Accept a requested trip'), async (request) => acceptBooking(ctx, actorOf(request), request.params.id));
   app.post<{ Params: IdParams }>('/api/bookings/:id/arrive', withSummary('Arrived at the pickup'), async (request) => arriveBooking(ctx, actorOf(request), request.params.id));
   app.post<{ Params: IdParams }>('/api/bookings/:id/start', withSummary("Start the trip (the rider's OTP when otp_secure)"), async (request) => startBooking(ctx, actorOf(request), request.params.id, request.body));
+  app.post<{ Params: IdParams }>('/api/bookings/:id/photos', withSummary("The parcel's photo at the pickup or the drop (delivery; the trip's driver)"), async (request) => {
+    const actor = actorOf(request);
+    return view(await addTripPhoto(ctx, actor, request.params.id, request.body), actor);
+  });
   app.post<{ Params: IdParams }>('/api/bookings/:id/reach', withSummary('Reached the drop'), async (request) => reachBooking(ctx, actorOf(request), request.params.id));
   app.post<{ Params: IdParams }>('/api/bookings/:id/pay', withSummary('Pay (rider: wallet) or close a cash, wallet or prepaid trip (driver)'), async (request) => payBooking(ctx, actorOf(request), request.params.id, request.body));
   app.post<{ Params: IdParams }>('/api/bookings/:id/complete', withSummary('Complete with an optional rating'), async (request) => completeBooking(ctx, actorOf(request), request.params.id, request.body));

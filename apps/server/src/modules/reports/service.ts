@@ -18,7 +18,11 @@ const month = sql<number>`extract(month from to_timestamp(${bookings.tripdate} /
 const total = (column: AnyPgColumn) => sql<string>`sum(${column})`;
 
 const monthName = (m: number): string => MONTH_NAMES[m - 1] ?? '';
-const scopeFor = (actor: Actor) => (actor.usertype === 'fleetadmin' ? eq(bookings.fleetadmin, actor.uid) : undefined);
+const scopeFor = (actor: Actor) => {
+  if (actor.usertype === 'fleetadmin') return eq(bookings.fleetadmin, actor.uid);
+  if (actor.usertype === 'driver') return eq(bookings.driver, actor.uid);
+  return undefined;
+};
 
 export async function earningsReport(ctx: AppContext): Promise<EarningReportRow[]> {
   const rows = await ctx.db
@@ -55,7 +59,7 @@ export async function earningsReport(ctx: AppContext): Promise<EarningReportRow[
   });
 }
 
-/** By month and driver; a fleet admin sees only its drivers' trips. */
+/** By month and driver; a fleet admin sees only its drivers' trips, a driver only its own. */
 export async function driverEarningsReport(ctx: AppContext, actor: Actor): Promise<DriverEarningRow[]> {
   const rows = await ctx.db
     .select({

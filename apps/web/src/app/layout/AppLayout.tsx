@@ -8,6 +8,7 @@ import { useLogout, useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { menuFor } from './menu';
 import { useDocumentTitle } from './use-document-title';
+import { DriverSharing } from '../../features/driver/sharing';
 
 /** Section 2: the side drawer's width. */
 export const DRAWER_WIDTH = 240;
@@ -77,7 +78,9 @@ export function AppLayout() {
       </Drawer>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>
         <Toolbar />
-        <Outlet />
+        <DriverSharing me={me}>
+          <Outlet />
+        </DriverSharing>
       </Box>
     </Box>
   );

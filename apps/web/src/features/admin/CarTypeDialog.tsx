@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings';
 import { FormDialog } from './FormDialog';
 import { PairListEditor } from './PairListEditor';
+import { readImage } from '../../app/images';
 
 /** What an admin sends for a car type (the server's carTypeCreateSchema). */
 export type CarTypeBody = Omit<CarType, 'id' | 'createdAt'>;
@@ -17,15 +18,6 @@ const bodyOf = (carType: CarType): CarTypeBody => {
   const { id: _id, createdAt: _createdAt, ...body } = carType;
   return body;
 };
-
-/** The image file as a data URL; the server checks its bytes and stores it. */
-const readImage = (file: File): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const reader = new FileReader();
-    reader.onload = () => { resolve(typeof reader.result === 'string' ? reader.result : ''); };
-    reader.onerror = () => { reject(reader.error ?? new Error('unreadable')); };
-    reader.readAsDataURL(file);
-  });
 
 /** Adding or editing a car type: fares, image, and (delivery) parcel types and options, and the cancelSlab. */
 export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: CarType | null; busy: boolean; onSave: (body: CarTypeBody) => void; onClose: () => void }) {

@@ -1,5 +1,5 @@
 import type { User } from '@rideway/contract';
-import { Alert, Autocomplete, Button, InputAdornment, Stack, TextField } from '@mui/material';
+import { Alert, Autocomplete, Button, InputAdornment, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,6 +9,7 @@ import { FormCard } from '../../app/FormCard';
 import { api, errorKey } from '../../api/client';
 import { useSettings } from '../../api/settings';
 import { countryList, countryNamed, type Country } from './countries';
+import { DriverFields, NO_DRIVER, type DriverSignUp } from './DriverFields';
 
 /** Section 2: after a successful registration the login page follows after 3000 ms. */
 const REDIRECT_AFTER_MS = 3000;
@@ -29,29 +30,44 @@ export function RegisterPage() {
   const countries = useMemo(() => countryList(i18n.language), [i18n.language]);
   const [country, setCountry] = useState<Country | null>(null);
   const [form, setForm] = useState<Form>(EMPTY);
+  const [usertype, setUsertype] = useState<'rider' | 'driver'>('rider');
+  const [driver, setDriver] = useState<DriverSignUp>(NO_DRIVER);
   const [alert, setAlert] = useState<string | null>(null);
   const register = useMutation({ mutationFn: (body: Record<string, string>) => api<{ user: User }>('/api/auth/register', { method: 'POST', body }) });
   const dialCountry = country ?? countryNamed(countries, settings?.country) ?? null;
+  // A driver waiting for approval stays on the waiting state: signing in would be refused.
+  const waiting = register.data?.user.approved === false;
   useEffect(() => {
-    if (!register.isSuccess) return;
+    if (!register.isSuccess || waiting) return;
     const timer = setTimeout(() => { void navigate('/login'); }, REDIRECT_AFTER_MS);
     return () => { clearTimeout(timer); };
-  }, [register.isSuccess, navigate]);
+  }, [register.isSuccess, waiting, navigate]);
   const set = (name: keyof Form) => (event: { target: { value: string } }) => { setForm((current) => ({ ...current, [name]: event.target.value })); };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
+    // Section 5: a driver uploads the licence image before the form is sent.
+    if (usertype === 'driver' && !driver.licenseImage) {
+      setAlert(t('licence_needed'));
+      return;
+    }
     const { referralId, mobile, ...rest } = form;
     register.mutate(
-      { ...rest, mobile: `${dialCountry?.dialCode ?? ''}${mobile.trim()}`, usertype: 'rider', ...(referralId.trim() ? { referralId: referralId.trim() } : {}) },
+      { ...rest, mobile: `${dialCountry?.dialCode ?? ''}${mobile.trim()}`, usertype, ...(usertype === 'driver' ? driver : {}), ...(referralId.trim() ? { referralId: referralId.trim() } : {}) },
       { onError: (error) => { setAlert(t(errorKey(error))); } },
     );
   };
   return (
     <FormCard title={t('register')} width="sm">
       {register.isSuccess ? (
-        <Alert severity="success">{t('account_create_successfully')}</Alert>
+        <Alert severity={waiting ? 'info' : 'success'} data-testid="registered">
+          {waiting ? t('driver_waiting_approval') : t('account_create_successfully')}
+        </Alert>
       ) : (
         <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+          <ToggleButtonGroup exclusive fullWidth color="primary" value={usertype} onChange={(_event, value: 'rider' | 'driver' | null) => { if (value) setUsertype(value); }} aria-label={t('usertype')}>
+            <ToggleButton value="rider">{t('sign_up_to_ride')}</ToggleButton>
+            <ToggleButton value="driver">{t('sign_up_to_drive')}</ToggleButton>
+          </ToggleButtonGroup>
           {FIELDS.map((field) => (
             <TextField key={field.name} label={t(field.name)} type={field.type} autoComplete={field.autoComplete} value={form[field.name]} onChange={set(field.name)} required />
           ))}
@@ -74,6 +90,7 @@ export function RegisterPage() {
             required
             slotProps={{ input: { startAdornment: dialCountry ? <InputAdornment position="start">+{dialCountry.dialCode}</InputAdornment> : undefined } }}
           />
+          {usertype === 'driver' && <DriverFields value={driver} onChange={setDriver} onUnreadable={() => { setAlert(t('photo_unreadable')); }} />}
           <TextField label={t('referralId')} value={form.referralId} onChange={set('referralId')} />
           <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>
             <Button onClick={() => { void navigate(-1); }}>{t('back')}</Button>

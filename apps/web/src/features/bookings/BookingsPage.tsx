@@ -11,6 +11,7 @@ import { useMoney } from '../booking/money';
 import { BookingActions } from './BookingActions';
 import { StatusChip } from './StatusChip';
 import { dateTimeText } from '../../app/date-text';
+import { DriverPanel } from '../driver/DriverPanel';
 
 function BookingCard({ booking, me }: { booking: Booking; me: User }) {
   const { t, i18n } = useTranslation();
@@ -59,7 +60,8 @@ export function BookingsPage() {
   if (!me) return null;
   return (
     <Container maxWidth="md" sx={{ py: 3 }}>
-      <Typography variant="h5" component="h1" gutterBottom>
+      {me.usertype === 'driver' && <DriverPanel me={me} />}
+      <Typography variant={me.usertype === 'driver' ? 'h6' : 'h5'} component={me.usertype === 'driver' ? 'h2' : 'h1'} gutterBottom>
         {t('booking_history')}
       </Typography>
       {bookings.isPending && (

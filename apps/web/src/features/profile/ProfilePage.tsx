@@ -1,6 +1,6 @@
 import type { User } from '@rideway/contract';
 import { editableProfileFields, OWN_PROFILE_FIELDS } from '@rideway/domain';
-import { Box, Button, Stack, TextField } from '@mui/material';
+import { Button, Stack, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,6 +8,8 @@ import { AlertDialog } from '../../app/AlertDialog';
 import { FormCard } from '../../app/FormCard';
 import { api, errorKey } from '../../api/client';
 import { ME, useMe } from '../../api/session';
+import { EarningsCard } from '../driver/EarningsCard';
+import { WithdrawCard } from '../driver/WithdrawCard';
 import { WalletCard } from './WalletCard';
 
 /** Section 5: edit the own profile; email and mobile stay fixed for email-login users. */
@@ -52,9 +54,15 @@ function ProfileForm({ me }: { me: User }) {
         </Button>
       </Stack>
       {(me.usertype === 'rider' || me.usertype === 'driver') && (
-        <Box sx={{ mt: 3 }}>
+        <Stack spacing={2} sx={{ mt: 3 }}>
           <WalletCard />
-        </Box>
+          {me.usertype === 'driver' && (
+            <>
+              <EarningsCard />
+              <WithdrawCard me={me} />
+            </>
+          )}
+        </Stack>
       )}
       <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </FormCard>

@@ -13,6 +13,7 @@ import { useMoney } from '../booking/money';
 import { BookingActions } from '../bookings/BookingActions';
 import { dateTimeText } from '../../app/date-text';
 import { StatusChip } from '../bookings/StatusChip';
+import { DriverTripPanel, ParcelPhotos } from '../driver/DriverTripPanel';
 import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
 
@@ -126,6 +127,7 @@ export function BookingPage() {
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 7 }}>
           <Stack spacing={2}>
+            {me.usertype === 'driver' && trip.driver === me.id && <DriverTripPanel booking={trip} />}
             {me.usertype === 'rider' && <RiderNotes booking={trip} />}
             {isLiveTrackedStatus(trip.status) && !driver && <Alert severity="info">{t('waiting_for_driver_position')}</Alert>}
             <Suspense fallback={<CircularProgress aria-label={t('loading')} />}>
@@ -136,6 +138,8 @@ export function BookingPage() {
         </Grid>
         <Grid size={{ xs: 12, md: 5 }}>
           <Stack spacing={2}>
+            {/* The trip's driver takes the photos in its own panel until the parcel is delivered. */}
+            {!(me.usertype === 'driver' && ['ACCEPTED', 'ARRIVED', 'STARTED'].includes(trip.status)) && <ParcelPhotos booking={trip} />}
             {me.usertype === 'rider' && (trip.status === 'PAID' || trip.status === 'COMPLETE') && <RatingPanel booking={trip} />}
             {chatParty && trip.driver && <ChatPanel bookingId={trip.id} me={me} open={isChatOpen(trip.status)} />}
           </Stack>

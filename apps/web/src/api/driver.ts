@@ -1,0 +1,50 @@
+import type { Booking, DriverEarningRow, User, Withdraw } from '@rideway/contract';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api } from './client';
+import { ME } from './session';
+
+export const TASKS = ['driver', 'tasks'] as const;
+export const WITHDRAWS = ['withdraws'] as const;
+
+/** The NEW bookings offered to the signed-in driver (DriverTrips). */
+export function useDriverTasks(enabled: boolean) {
+  return useQuery({ queryKey: TASKS, queryFn: async () => (await api<{ tasks: Booking[] }>('/api/driver/tasks')).tasks, enabled });
+}
+
+/** Online or offline (driverActiveStatus); the answer is written into the signed-in user. */
+export function useDriverStatus() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (driverActiveStatus: boolean) => api<{ driverActiveStatus: boolean }>('/api/driver/status', { method: 'PATCH', body: { driverActiveStatus } }),
+    onSuccess: ({ driverActiveStatus }) => {
+      queryClient.setQueryData(ME, (me: User | null | undefined) => (me ? { ...me, driverActiveStatus } : me));
+      void queryClient.invalidateQueries({ queryKey: TASKS });
+    },
+  });
+}
+
+/** One position report; `online` says whether the platform counts the driver as online. */
+export const reportPosition = (lat: number, lng: number) => api<{ at: number; online: boolean }>('/api/driver/location', { method: 'POST', body: { lat, lng } });
+
+/** The driver's own earnings by month (the driver earnings report, scoped to the caller). */
+export function useOwnEarnings() {
+  return useQuery({ queryKey: ['reports', 'own-earnings'], queryFn: async () => (await api<{ rows: DriverEarningRow[] }>('/api/reports/driver-earnings')).rows });
+}
+
+export function useWithdraws() {
+  return useQuery({ queryKey: WITHDRAWS, queryFn: async () => (await api<{ withdraws: Withdraw[] }>('/api/withdraws')).withdraws });
+}
+
+export type WithdrawRequest = { amount: number; bankName?: string; bankCode?: string; bankAccount?: string };
+
+/** A withdraw request: the amount leaves the wallet at once and waits for an admin to pay it out. */
+export function useRequestWithdraw() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (request: WithdrawRequest) => api<{ withdraw: Withdraw }>('/api/withdraws', { method: 'POST', body: request }),
+    onSuccess: () => {
+      void queryClient.invalidateQueries({ queryKey: WITHDRAWS });
+      void queryClient.invalidateQueries({ queryKey: ['wallet'] });
+    },
+  });
+}

@@ -1,0 +1,53 @@
+import { Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { scaledPhoto } from '../../app/images';
+import { useCarTypes } from '../../api/catalogue';
+import { CarTypeSelect } from '../booking/CarTypeSelect';
+
+/** A licence photo stays readable at this size, and well under the server's limit. */
+const LICENCE_MAX_SIDE = 1600;
+
+export type DriverSignUp = { carType: string; vehicleNumber: string; vehicleMake: string; vehicleModel: string; licenseImage: string };
+export const NO_DRIVER: DriverSignUp = { carType: '', vehicleNumber: '', vehicleMake: '', vehicleModel: '', licenseImage: '' };
+
+type Props = { value: DriverSignUp; onChange: (value: DriverSignUp) => void; onUnreadable: () => void };
+
+/** Section 5 driver sign-up: the vehicle, and the licence image uploaded before the form is sent. */
+export function DriverFields({ value, onChange, onUnreadable }: Props) {
+  const { t } = useTranslation();
+  const carTypes = useCarTypes();
+  const set = (key: Exclude<keyof DriverSignUp, 'carType' | 'licenseImage'>) => (event: { target: { value: string } }) => { onChange({ ...value, [key]: event.target.value }); };
+  return (
+    <Stack spacing={2}>
+      <CarTypeSelect carTypes={carTypes.data ?? []} value={value.carType} onChange={(carType) => { onChange({ ...value, carType }); }} />
+      <TextField label={t('vehicle_number')} value={value.vehicleNumber} onChange={set('vehicleNumber')} required />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <TextField fullWidth label={t('vehicle_make')} value={value.vehicleMake} onChange={set('vehicleMake')} />
+        <TextField fullWidth label={t('vehicle_model')} value={value.vehicleModel} onChange={set('vehicleModel')} />
+      </Stack>
+      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
+        {value.licenseImage ? (
+          <Box component="img" src={value.licenseImage} alt={t('licence_image')} sx={{ width: 96, height: 64, objectFit: 'cover', borderRadius: 1, border: 1, borderColor: 'divider' }} />
+        ) : (
+          <Typography variant="body2" color="text.secondary">
+            {t('licence_needed')}
+          </Typography>
+        )}
+        <Button component="label" variant="outlined">
+          {t('upload_licence')}
+          <input
+            hidden
+            type="file"
+            accept="image/*"
+            aria-label={t('licence_image')}
+            onChange={(event) => {
+              const file = event.target.files?.[0];
+              event.target.value = '';
+              if (file) scaledPhoto(file, LICENCE_MAX_SIDE).then((licenseImage) => { onChange({ ...value, licenseImage }); }, onUnreadable);
+            }}
+          />
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,155 @@
+import type { Booking, User } from '@rideway/contract';
+import { Alert, Button, Card, CardActions, CardContent, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link as RouterLink, useNavigate } from 'react-router';
+import { AlertDialog } from '../../app/AlertDialog';
+import { dateTimeText } from '../../app/date-text';
+import { BOOKINGS, useBookingAction, useBookings } from '../../api/bookings';
+import { errorKey } from '../../api/client';
+import { TASKS, useDriverStatus, useDriverTasks } from '../../api/driver';
+import { useLiveTopic } from '../../api/live';
+import { useSettings } from '../../api/settings';
+import { useMoney } from '../booking/money';
+import { StatusChip } from '../bookings/StatusChip';
+import { announceOffer } from './offer-alert';
+import { useSharingState } from './sharing';
+import type { SharingState } from './use-share-position';
+
+/** The statuses in which a trip is the driver's current one (section 4's active bookings less NEW). */
+const CURRENT = new Set(['ACCEPTED', 'ARRIVED', 'STARTED', 'REACHED', 'PENDING']);
+const SHARING_SEVERITY: Record<Exclude<SharingState, 'off'>, 'info' | 'success' | 'error' | 'warning'> = { waiting: 'info', sharing: 'success', denied: 'error', unavailable: 'warning' };
+
+function StatusCard({ me }: { me: User }) {
+  const { t } = useTranslation();
+  const status = useDriverStatus();
+  const online = me.driverActiveStatus;
+  const sharing = useSharingState();
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="driver-status-title" sx={{ p: 2 }}>
+      <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>
+        <div>
+          <Typography id="driver-status-title" variant="h6" component="h1">
+            {online ? t('driver_online') : t('driver_offline')}
+          </Typography>
+          <Typography variant="body2" color="text.secondary">
+            {[me.carType, me.vehicleNumber, [me.vehicleMake, me.vehicleModel].filter(Boolean).join(' ')].filter(Boolean).join(' · ')}
+          </Typography>
+        </div>
+        <FormControlLabel
+          control={<Switch checked={online} disabled={status.isPending} onChange={(_event, checked) => { status.mutate(checked); }} />}
+          label={t('go_online')}
+        />
+      </Stack>
+      {sharing !== 'off' && (
+        <Alert severity={SHARING_SEVERITY[sharing]} sx={{ mt: 2 }} data-sharing={sharing}>
+          {t(`sharing_${sharing}`)}
+        </Alert>
+      )}
+      {!online && <Typography sx={{ mt: 2 }}>{t('offline_no_offers')}</Typography>}
+      {status.isError && <Alert severity="error" sx={{ mt: 2 }}>{t(errorKey(status.error))}</Alert>}
+    </Paper>
+  );
+}
+
+function OfferCard({ offer, onAccept, busy }: { offer: Booking; onAccept: () => void; busy: boolean }) {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  const { data: settings } = useSettings();
+  return (
+    <Card variant="outlined" component="article" aria-label={`${t('trip_offer')} ${offer.booking_id}`}>
+      <CardContent>
+        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+          {money(offer.driver_share)} · {offer.carType}
+        </Typography>
+        <Typography variant="body2" color="text.secondary">
+          {offer.bookLater ? `${t('book_later')} · ${dateTimeText(offer.tripdate, i18n.language)}` : t('book_now')} · {offer.distance.toFixed(1)} {settings?.convert_to_mile ? t('unit_miles') : t('unit_km')}
+        </Typography>
+        <Typography sx={{ mt: 1 }}>
+          <strong>{t('pickup_location')}:</strong> {offer.pickupAddress}
+        </Typography>
+        <Typography>
+          <strong>{t('drop_location')}:</strong> {offer.dropAddress}
+        </Typography>
+      </CardContent>
+      <CardActions sx={{ px: 2, pb: 2 }}>
+        <Button variant="contained" onClick={onAccept} disabled={busy}>
+          {t('accept')}
+        </Button>
+      </CardActions>
+    </Card>
+  );
+}
+
+/**
+ * Issue 8, the driver's home: online and offline, the position shared while online, the offers
+ * as they come (with a sound and a vibration), and the current trip.
+ */
+export function DriverPanel({ me }: { me: User }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: settings } = useSettings();
+  const tasks = useDriverTasks(me.driverActiveStatus);
+  const bookings = useBookings();
+  const accept = useBookingAction();
+  const [alert, setAlert] = useState<string | null>(null);
+  useLiveTopic('user:me', (event) => {
+    if (event.event === 'offer' || event.event === 'offer_withdrawn') void queryClient.invalidateQueries({ queryKey: TASKS });
+    if (event.event === 'offer') announceOffer(settings?.CarHornRepeat === true);
+  });
+  const current = bookings.data?.find((booking) => booking.driver === me.id && CURRENT.has(booking.status));
+  const offers = me.driverActiveStatus ? (tasks.data ?? []) : [];
+  return (
+    <Stack spacing={2} sx={{ mb: 4 }}>
+      <StatusCard me={me} />
+      {current && (
+        <Paper variant="outlined" component="section" aria-labelledby="current-trip-title" sx={{ p: 2 }}>
+          <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', mb: 1 }}>
+            <Typography id="current-trip-title" variant="h6" component="h2">
+              {t('current_trip')}
+            </Typography>
+            <StatusChip status={current.status} />
+          </Stack>
+          <Typography>{current.pickupAddress} → {current.dropAddress}</Typography>
+          <Button component={RouterLink} to={`/bookings/${current.id}`} variant="contained" sx={{ mt: 2 }}>
+            {t('open_trip')}
+          </Button>
+        </Paper>
+      )}
+      <section aria-labelledby="offers-title">
+        <Typography id="offers-title" variant="h6" component="h2" gutterBottom>
+          {t('trip_offers')}
+        </Typography>
+        {me.driverActiveStatus && offers.length === 0 && <Typography color="text.secondary">{t('no_tasks')}</Typography>}
+        <Stack spacing={2}>
+          {offers.map((offer) => (
+            <OfferCard
+              key={offer.id}
+              offer={offer}
+              busy={accept.isPending}
+              onAccept={() => {
+                accept.mutate(
+                  { id: offer.id, action: 'accept' },
+                  {
+                    onSuccess: (booking) => {
+                      void queryClient.invalidateQueries({ queryKey: TASKS });
+                      void queryClient.invalidateQueries({ queryKey: BOOKINGS });
+                      void navigate(`/bookings/${booking.id}`);
+                    },
+                    onError: (error) => {
+                      setAlert(t(errorKey(error)));
+                      void queryClient.invalidateQueries({ queryKey: TASKS });
+                    },
+                  },
+                );
+              }}
+            />
+          ))}
+        </Stack>
+      </section>
+      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+    </Stack>
+  );
+}

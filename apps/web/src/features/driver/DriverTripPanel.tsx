@@ -1,0 +1,148 @@
+import type { Booking } from '@rideway/contract';
+import DirectionsIcon from '@mui/icons-material/NavigationOutlined';
+import { Alert, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { AlertDialog } from '../../app/AlertDialog';
+import { useBookingAction } from '../../api/bookings';
+import { errorKey } from '../../api/client';
+import { useSettings } from '../../api/settings';
+import { useMoney } from '../booking/money';
+import { PhotoCapture } from './PhotoCapture';
+
+/**
+ * The device's map app with driving directions: the universal maps link opens the installed app
+ * on a phone and the maps site on a computer.
+ */
+export const directionsUrl = (to: { lat: number; lng: number }): string =>
+  `https://www.google.com/maps/dir/?api=1&destination=${to.lat.toFixed(6)},${to.lng.toFixed(6)}&travelmode=driving`;
+
+type Step = 'arrive' | 'start' | 'reach' | 'pay';
+
+/** How the trip is settled at the drop, as the driver sees it (section 4 payment). */
+function settlement(booking: Booking): { text: 'trip_prepaid' | 'collect_cash' | 'paid_by_wallet' | 'rider_pays_card'; payment_mode: Booking['payment_mode'] } {
+  if (booking.prepaid) return { text: 'trip_prepaid', payment_mode: booking.payment_mode };
+  if (booking.payment_mode === 'cash') return { text: 'collect_cash', payment_mode: 'cash' };
+  if (booking.payment_mode === 'wallet') return { text: 'paid_by_wallet', payment_mode: 'wallet' };
+  return { text: 'rider_pays_card', payment_mode: 'card' };
+}
+
+/**
+ * Issue 8, the trip for its driver: directions, arrived, start (with the rider's code when
+ * otp_secure), reached, and the payment; in delivery mode the parcel's photos come first.
+ */
+export function DriverTripPanel({ booking }: { booking: Booking }) {
+  const { t } = useTranslation();
+  const money = useMoney();
+  const { data: settings } = useSettings();
+  const action = useBookingAction();
+  const [otp, setOtp] = useState('');
+  const [askOtp, setAskOtp] = useState(false);
+  const [alert, setAlert] = useState<string | null>(null);
+  // Section 5: every delivery booking names its recipient.
+  const delivery = Boolean(booking.deliveryPerson);
+  const run = (step: Step | 'photos', body?: Record<string, unknown>) => {
+    action.mutate(
+      { id: booking.id, action: step, ...(body ? { body } : {}) },
+      {
+        onError: (error) => {
+          const key = errorKey(error);
+          if (key === 'otp_mismatch') setAskOtp(true);
+          setAlert(t(key));
+        },
+      },
+    );
+  };
+  const photo = (kind: 'pickup' | 'deliver') => (
+    <PhotoCapture
+      label={t(kind === 'pickup' ? 'pickup_photo' : 'deliver_photo')}
+      photo={kind === 'pickup' ? booking.pickup_image : booking.deliver_image}
+      busy={action.isPending}
+      onPhoto={(image) => { run('photos', { kind, image }); }}
+      onUnreadable={() => { setAlert(t('photo_unreadable')); }}
+    />
+  );
+  const towardsPickup = booking.status === 'ACCEPTED' || booking.status === 'ARRIVED';
+  const paying = settlement(booking);
+  const due = booking.payableAmount || booking.customer_paid;
+  const needsOtp = askOtp || settings?.otp_secure === true;
+  const button = (step: Step, label: string, disabled = false) => (
+    <Button variant="contained" size="large" disabled={disabled || action.isPending} onClick={() => { run(step, step === 'start' && needsOtp ? { otp: otp.trim() } : step === 'pay' ? { payment_mode: paying.payment_mode } : undefined); }}>
+      {label}
+    </Button>
+  );
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby="driver-trip-title" sx={{ p: 2 }}>
+      <Typography id="driver-trip-title" variant="h6" component="h2" gutterBottom>
+        {t('your_trip')}
+      </Typography>
+      <Stack spacing={2}>
+        {(towardsPickup || booking.status === 'STARTED') && (
+          <Button
+            href={directionsUrl(towardsPickup ? booking.pickup : booking.drop)}
+            target="_blank"
+            rel="noopener noreferrer"
+            variant="outlined"
+            startIcon={<DirectionsIcon />}
+          >
+            {t(towardsPickup ? 'directions_to_pickup' : 'directions_to_drop')}
+          </Button>
+        )}
+        {delivery && towardsPickup && photo('pickup')}
+        {booking.status === 'ACCEPTED' && button('arrive', t('arrived'))}
+        {booking.status === 'ARRIVED' && (
+          <>
+            {needsOtp && (
+              <TextField
+                label={t('rider_code')}
+                value={otp}
+                onChange={(event) => { setOtp(event.target.value.replace(/\D/g, '').slice(0, 5)); }}
+                slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code' } }}
+              />
+            )}
+            {button('start', t('start_trip'), (needsOtp && otp.length !== 5) || (delivery && !booking.pickup_image))}
+          </>
+        )}
+        {booking.status === 'STARTED' && (
+          <>
+            {delivery && photo('deliver')}
+            {button('reach', t('reached'), delivery && !booking.deliver_image)}
+          </>
+        )}
+        {booking.status === 'REACHED' && (
+          <>
+            <Alert severity={paying.text === 'collect_cash' ? 'warning' : 'info'}>{t(paying.text, { amount: money(due) })}</Alert>
+            {button('pay', t(paying.text === 'collect_cash' ? 'cash_collected' : paying.text === 'rider_pays_card' ? 'hand_over_payment' : 'finish_trip'))}
+          </>
+        )}
+        {booking.status === 'PENDING' && <Alert severity="info">{t('waiting_rider_payment')}</Alert>}
+        {(booking.status === 'PAID' || booking.status === 'COMPLETE') && <Alert severity="success">{t('you_earned', { amount: money(booking.driver_share) })}</Alert>}
+      </Stack>
+      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+    </Paper>
+  );
+}
+
+/** The parcel's photos, for everyone who follows the booking. */
+export function ParcelPhotos({ booking }: { booking: Booking }) {
+  const { t } = useTranslation();
+  const photos = [
+    { src: booking.pickup_image, label: t('pickup_photo') },
+    { src: booking.deliver_image, label: t('deliver_photo') },
+  ].filter((photo): photo is { src: string; label: string } => Boolean(photo.src));
+  if (photos.length === 0) return null;
+  return (
+    <Paper variant="outlined" component="section" aria-label={t('parcel_photos')} sx={{ p: 2 }}>
+      <Stack direction="row" spacing={2}>
+        {photos.map((photo) => (
+          <figure key={photo.label} style={{ margin: 0 }}>
+            <img src={photo.src} alt={photo.label} style={{ width: 120, height: 120, objectFit: 'cover', borderRadius: 4 }} />
+            <Typography component="figcaption" variant="caption" sx={{ display: 'block' }}>
+              {photo.label}
+            </Typography>
+          </figure>
+        ))}
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,55 @@
+import { useEffect, useRef, useState } from 'react';
+import { reportPosition } from '../../api/driver';
+
+/** Where sharing stands: off (offline), waiting for a first fix, sharing, or refused or unavailable. */
+export type SharingState = 'off' | 'waiting' | 'sharing' | 'denied' | 'unavailable';
+
+/** How often the newest position goes to the platform while online. */
+export const SHARE_EVERY_MS = 4000;
+
+/**
+ * Issue 8: while the driver is online, the browser's position goes to the platform every few
+ * seconds (the newest fix, so a stationary driver stays on the live map). Refused permission and
+ * a missing fix are states of their own, so the driver knows why no offer comes.
+ */
+export function useSharePosition(online: boolean): SharingState {
+  const [state, setState] = useState<SharingState>('off');
+  const latest = useRef<GeolocationCoordinates | null>(null);
+  useEffect(() => {
+    if (!online) {
+      setState('off');
+      return;
+    }
+    if (!('geolocation' in navigator)) {
+      setState('unavailable');
+      return;
+    }
+    setState('waiting');
+    latest.current = null;
+    let sent: GeolocationCoordinates | null = null;
+    const send = () => {
+      const coords = latest.current;
+      if (!coords) return;
+      sent = coords;
+      reportPosition(coords.latitude, coords.longitude).catch(() => {
+        // A lost report is replaced by the next one a few seconds later.
+      });
+    };
+    const watch = navigator.geolocation.watchPosition(
+      (position) => {
+        const first = latest.current === null;
+        latest.current = position.coords;
+        setState('sharing');
+        if (first || sent === null) send();
+      },
+      (error) => { setState(error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable'); },
+      { enableHighAccuracy: true, maximumAge: SHARE_EVERY_MS },
+    );
+    const timer = setInterval(send, SHARE_EVERY_MS);
+    return () => {
+      navigator.geolocation.clearWatch(watch);
+      clearInterval(timer);
+    };
+  }, [online]);
+  return state;
+}
