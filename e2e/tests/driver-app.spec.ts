@@ -245,3 +245,39 @@ test('a driver who refuses location sharing is told why no offer can come', asyn
   await page.screenshot({ path: 'screenshots/driver-location-refused-375.png', fullPage: true, animations: 'disabled' });
   await context.close();
 });
+
+test("with otp_secure the driver starts only with the rider's code, typed on the phone", async ({ browser, request }) => {
+  test.setTimeout(90_000);
+  await withSettings(request, { otp_secure: true }, async () => {
+    const rider = await apiSignIn(request, 'rider1@rideway.demo');
+    const dan = await apiSignIn(request, 'driver1@rideway.demo');
+    const { context, page: driver } = await driverPhone(browser, { latitude: PICKUP.lat, longitude: PICKUP.lng });
+    await signIn(driver, 'driver1@rideway.demo');
+    await setOnline(driver, true);
+    await driver.waitForRequest((request) => request.url().endsWith('/api/driver/location'));
+    const booked = await request.post('/api/bookings', { headers: rider, data: { pickup: PICKUP, drop: DROP, carType: 'Economy', payment_mode: 'cash' } });
+    expect(booked.status()).toBe(201);
+    const { id, booking_id: reference } = await booked.json();
+    await driver.getByRole('article', { name: `Trip offer ${reference}` }).getByRole('button', { name: 'Accept' }).click();
+    await driver.getByRole('button', { name: 'Arrived' }).click();
+    const code = driver.getByLabel("Rider's code");
+    const start = driver.getByRole('button', { name: 'Start trip' });
+    await expect(start).toBeDisabled();
+    // The rider's booking shows the code; the driver types another one first.
+    const otp = String((await (await request.get(`/api/bookings/${id}`, { headers: rider })).json()).otp);
+    expect(otp).toMatch(/^\d{5}$/);
+    await code.fill(otp === '12345' ? '54321' : '12345');
+    await start.click();
+    await expect(driver.getByRole('dialog', { name: 'Alert' })).toContainText("The code does not match the rider's trip code.");
+    await driver.getByRole('dialog', { name: 'Alert' }).getByRole('button', { name: 'Close' }).click();
+    await expect(driver.locator('[data-status]')).toHaveAttribute('data-status', 'ARRIVED');
+    await code.fill(otp);
+    await driver.screenshot({ path: 'screenshots/driver-otp-375.png', fullPage: true, animations: 'disabled' });
+    await start.click();
+    await expect(driver.locator('[data-status]')).toHaveAttribute('data-status', 'STARTED');
+    // Leave the demo driver free for the other tests.
+    expect((await request.post(`/api/bookings/${id}/reach`, { headers: dan, data: {} })).status()).toBe(200);
+    expect((await request.post(`/api/bookings/${id}/pay`, { headers: dan, data: { payment_mode: 'cash' } })).status()).toBe(200);
+    await context.close();
+  });
+});

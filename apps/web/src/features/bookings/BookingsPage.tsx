@@ -58,6 +58,8 @@ export function BookingsPage() {
     if (event.event === 'notice') void queryClient.invalidateQueries({ queryKey: BOOKINGS });
   });
   if (!me) return null;
+  // A driver's offers are listed above with their Accept button; the history holds its own trips.
+  const history = me.usertype === 'driver' ? bookings.data?.filter((booking) => booking.driver === me.id) : bookings.data;
   return (
     <Container maxWidth="md" sx={{ py: 3 }}>
       {me.usertype === 'driver' && <DriverPanel me={me} />}
@@ -70,9 +72,9 @@ export function BookingsPage() {
         </Box>
       )}
       {bookings.isError && <Typography color="error">{t(errorKey(bookings.error))}</Typography>}
-      {bookings.data?.length === 0 && <Typography>{t('no_bookings')}</Typography>}
+      {history?.length === 0 && <Typography>{t('no_bookings')}</Typography>}
       <Stack spacing={2}>
-        {bookings.data?.map((booking) => <BookingCard key={booking.id} booking={booking} me={me} />)}
+        {history?.map((booking) => <BookingCard key={booking.id} booking={booking} me={me} />)}
       </Stack>
     </Container>
   );
