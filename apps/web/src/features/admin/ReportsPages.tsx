@@ -3,13 +3,11 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
+import { monthText } from '../../app/date-text';
 import { useMoney } from '../booking/money';
 import { CrudTable } from './CrudTable';
 
 type Monthly = { year: number; month: number };
-
-/** The month's name in the reader's language (the row's monthsName is English). */
-const monthText = (row: Monthly, locale: string): string => new Date(Date.UTC(row.year, row.month - 1, 1)).toLocaleString(locale, { month: 'long', timeZone: 'UTC' });
 
 function useReport<Row extends Monthly>(path: string, key: string, idOf: (row: Row) => string) {
   return useQuery({
@@ -26,7 +24,8 @@ function usePeriodColumn<Row extends Monthly>(): GridColDef<Row & { id: string }
     headerName: t('month'),
     width: 150,
     valueGetter: (_value: unknown, row: Row) => row.year * 100 + row.month,
-    valueFormatter: (_value: number, row: Row) => `${monthText(row, i18n.language)} ${String(row.year)}`,
+    // The month's name in the reader's language (the row's monthsName is English).
+    valueFormatter: (_value: number, row: Row) => monthText(row.year, row.month, i18n.language),
   };
 }
 

@@ -10,6 +10,7 @@ import { useMe } from '../../api/session';
 import { useMoney } from '../booking/money';
 import { BookingActions } from './BookingActions';
 import { StatusChip } from './StatusChip';
+import { TripRoute } from './TripRoute';
 import { dateTimeText } from '../../app/date-text';
 import { DriverPanel } from '../driver/DriverPanel';
 
@@ -29,12 +30,7 @@ function BookingCard({ booking, me }: { booking: Booking; me: User }) {
           {dateTimeText(booking.tripdate, i18n.language)} · {booking.carType}
           {booking.bookLater ? ` · ${t('book_later')}` : ''}
         </Typography>
-        <Typography sx={{ mt: 1 }}>
-          <strong>{t('pickup_location')}:</strong> {booking.pickupAddress}
-        </Typography>
-        <Typography>
-          <strong>{t('drop_location')}:</strong> {booking.dropAddress}
-        </Typography>
+        <TripRoute booking={booking} />
         <Typography sx={{ mt: 1, fontWeight: 600 }}>{money(booking.customer_paid || booking.estimate)}</Typography>
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2, justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}>

@@ -13,6 +13,7 @@ import { useLiveTopic } from '../../api/live';
 import { useSettings } from '../../api/settings';
 import { useMoney } from '../booking/money';
 import { StatusChip } from '../bookings/StatusChip';
+import { TripRoute } from '../bookings/TripRoute';
 import { announceOffer } from './offer-alert';
 import { useSharingState } from './sharing';
 import type { SharingState } from './use-share-position';
@@ -66,12 +67,7 @@ function OfferCard({ offer, onAccept, busy }: { offer: Booking; onAccept: () => 
         <Typography variant="body2" color="text.secondary">
           {offer.bookLater ? `${t('book_later')} · ${dateTimeText(offer.tripdate, i18n.language)}` : t('book_now')} · {offer.distance.toFixed(1)} {settings?.convert_to_mile ? t('unit_miles') : t('unit_km')}
         </Typography>
-        <Typography sx={{ mt: 1 }}>
-          <strong>{t('pickup_location')}:</strong> {offer.pickupAddress}
-        </Typography>
-        <Typography>
-          <strong>{t('drop_location')}:</strong> {offer.dropAddress}
-        </Typography>
+        <TripRoute booking={offer} />
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2 }}>
         <Button variant="contained" onClick={onAccept} disabled={busy}>

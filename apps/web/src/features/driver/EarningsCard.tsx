@@ -1,5 +1,7 @@
-import { Card, CardContent, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { monthText } from '../../app/date-text';
+import { SectionCard } from '../../app/SectionCard';
 import { useOwnEarnings } from '../../api/driver';
 import { useMoney } from '../booking/money';
 
@@ -9,23 +11,15 @@ export function EarningsCard() {
   const money = useMoney();
   const earnings = useOwnEarnings();
   return (
-    <Card variant="outlined" component="section" aria-labelledby="earnings-title">
-      <CardContent>
-        <Typography id="earnings-title" variant="h6" component="h2">
-          {t('my_earnings')}
-        </Typography>
-        {earnings.data?.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
-        <List dense aria-label={t('my_earnings')}>
-          {earnings.data?.map((row) => (
-            <ListItem key={`${String(row.year)}-${String(row.month)}`} disableGutters secondaryAction={<Typography sx={{ fontWeight: 600 }}>{money(row.driverShare)}</Typography>}>
-              <ListItemText
-                primary={new Date(Date.UTC(row.year, row.month - 1, 1)).toLocaleString(i18n.language, { month: 'long', year: 'numeric', timeZone: 'UTC' })}
-                secondary={t('trips_count', { count: row.bookings })}
-              />
-            </ListItem>
-          ))}
-        </List>
-      </CardContent>
-    </Card>
+    <SectionCard title={t('my_earnings')}>
+      {earnings.data?.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
+      <List dense aria-label={t('my_earnings')}>
+        {earnings.data?.map((row) => (
+          <ListItem key={`${String(row.year)}-${String(row.month)}`} disableGutters secondaryAction={<Typography sx={{ fontWeight: 600 }}>{money(row.driverShare)}</Typography>}>
+            <ListItemText primary={monthText(row.year, row.month, i18n.language)} secondary={t('trips_count', { count: row.bookings })} />
+          </ListItem>
+        ))}
+      </List>
+    </SectionCard>
   );
 }

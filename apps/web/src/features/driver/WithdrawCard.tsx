@@ -1,15 +1,17 @@
 import type { User } from '@rideway/contract';
-import { Button, Card, CardContent, Chip, List, ListItem, ListItemText, Stack, TextField, Typography } from '@mui/material';
+import { Button, Chip, List, ListItem, ListItemText, Stack, TextField } from '@mui/material';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { dateTimeText } from '../../app/date-text';
+import { SectionCard } from '../../app/SectionCard';
 import { errorKey } from '../../api/client';
 import { useRequestWithdraw, useWithdraws, type WithdrawRequest } from '../../api/driver';
 import { useSettings } from '../../api/settings';
 import { useMoney } from '../booking/money';
 
-const BANK_FIELDS = ['bankName', 'bankCode', 'bankAccount'] as const;
+/** The bank details a withdraw carries when bank_fields is on, with their labels' keys. */
+const BANK_FIELDS = { bankName: 'bank_name', bankCode: 'bank_code', bankAccount: 'bank_account' } as const;
 
 /**
  * Issue 8: a driver asks to withdraw from the wallet (with the bank details when bank_fields is
@@ -36,30 +38,25 @@ export function WithdrawCard({ me }: { me: User }) {
     });
   };
   return (
-    <Card variant="outlined" component="section" aria-labelledby="withdraw-title">
-      <CardContent>
-        <Typography id="withdraw-title" variant="h6" component="h2" gutterBottom>
-          {t('withdraw')}
-        </Typography>
-        <Stack component="form" spacing={2} onSubmit={submit} noValidate>
-          <TextField label={t('amount')} type="number" value={amount} onChange={(event) => { setAmount(event.target.value); }} slotProps={{ htmlInput: { min: 0, step: 0.01 } }} />
-          {settings?.bank_fields &&
-            BANK_FIELDS.map((field) => (
-              <TextField key={field} label={t(field === 'bankName' ? 'bank_name' : field === 'bankCode' ? 'bank_code' : 'bank_account')} value={bank[field]} onChange={(event) => { setBank({ ...bank, [field]: event.target.value }); }} />
-            ))}
-          <Button type="submit" variant="contained" disabled={request.isPending}>
-            {t('request_withdraw')}
-          </Button>
-        </Stack>
-        <List dense aria-label={t('menu_withdraws')} sx={{ mt: 2 }}>
-          {withdraws.data?.map((withdraw) => (
-            <ListItem key={withdraw.id} disableGutters secondaryAction={<Chip size="small" color={withdraw.processed ? 'success' : 'default'} label={t(withdraw.processed ? 'processed' : 'withdraw_waiting')} />}>
-              <ListItemText primary={money(withdraw.amount)} secondary={dateTimeText(withdraw.date, i18n.language)} />
-            </ListItem>
+    <SectionCard title={t('withdraw')}>
+      <Stack component="form" spacing={2} onSubmit={submit} noValidate>
+        <TextField label={t('amount')} type="number" value={amount} onChange={(event) => { setAmount(event.target.value); }} slotProps={{ htmlInput: { min: 0, step: 0.01 } }} />
+        {settings?.bank_fields &&
+          Object.entries(BANK_FIELDS).map(([field, label]) => (
+            <TextField key={field} label={t(label)} value={bank[field as keyof typeof BANK_FIELDS]} onChange={(event) => { setBank({ ...bank, [field]: event.target.value }); }} />
           ))}
-        </List>
-      </CardContent>
+        <Button type="submit" variant="contained" disabled={request.isPending}>
+          {t('request_withdraw')}
+        </Button>
+      </Stack>
+      <List dense aria-label={t('menu_withdraws')} sx={{ mt: 2 }}>
+        {withdraws.data?.map((withdraw) => (
+          <ListItem key={withdraw.id} disableGutters secondaryAction={<Chip size="small" color={withdraw.processed ? 'success' : 'default'} label={t(withdraw.processed ? 'processed' : 'withdraw_waiting')} />}>
+            <ListItemText primary={money(withdraw.amount)} secondary={dateTimeText(withdraw.date, i18n.language)} />
+          </ListItem>
+        ))}
+      </List>
       <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
-    </Card>
+    </SectionCard>
   );
 }

@@ -1,10 +1,11 @@
 import type { WalletHistoryEntry } from '@rideway/contract';
-import { Card, CardContent, List, ListItem, ListItemText, Typography } from '@mui/material';
+import { List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { useLiveTopic } from '../../api/live';
 import { dateTimeText } from '../../app/date-text';
+import { SectionCard } from '../../app/SectionCard';
 import { useMoney } from '../booking/money';
 
 const WALLET = ['wallet'] as const;
@@ -18,23 +19,18 @@ export function WalletCard() {
     if (event.event === 'wallet') void wallet.refetch();
   });
   return (
-    <Card variant="outlined" component="section" aria-labelledby="wallet-title">
-      <CardContent>
-        <Typography id="wallet-title" variant="h6" component="h2">
-          {t('menu_wallet')}
-        </Typography>
-        <Typography variant="h4" component="p" data-testid="wallet-balance" sx={{ fontWeight: 700, my: 1 }}>
-          {wallet.data ? money(wallet.data.walletBalance) : '…'}
-        </Typography>
-        {wallet.data?.walletHistory.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
-        <List dense aria-label={t('wallet_history')}>
-          {wallet.data?.walletHistory.slice(0, 10).map((entry) => (
-            <ListItem key={entry.id} disableGutters secondaryAction={<Typography color={entry.type === 'Credit' ? 'success.main' : 'text.primary'}>{`${entry.type === 'Credit' ? '+' : '−'}${money(entry.amount)}`}</Typography>}>
-              <ListItemText primary={t(`wallet_${entry.type}`)} secondary={dateTimeText(entry.date, i18n.language)} />
-            </ListItem>
-          ))}
-        </List>
-      </CardContent>
-    </Card>
+    <SectionCard title={t('menu_wallet')}>
+      <Typography variant="h4" component="p" data-testid="wallet-balance" sx={{ fontWeight: 700, mb: 1 }}>
+        {wallet.data ? money(wallet.data.walletBalance) : '…'}
+      </Typography>
+      {wallet.data?.walletHistory.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
+      <List dense aria-label={t('wallet_history')}>
+        {wallet.data?.walletHistory.slice(0, 10).map((entry) => (
+          <ListItem key={entry.id} disableGutters secondaryAction={<Typography color={entry.type === 'Credit' ? 'success.main' : 'text.primary'}>{`${entry.type === 'Credit' ? '+' : '−'}${money(entry.amount)}`}</Typography>}>
+            <ListItemText primary={t(`wallet_${entry.type}`)} secondary={dateTimeText(entry.date, i18n.language)} />
+          </ListItem>
+        ))}
+      </List>
+    </SectionCard>
   );
 }
