@@ -16,7 +16,9 @@ for (const { email, role, pages } of CONSOLES) {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
     await signIn(page, email);
-    const menu = page.getByRole('navigation').getByRole('link');
+    // The side menu of the signed-in layout, once it has replaced the public header.
+    const menu = page.getByRole('navigation', { name: 'Main menu' }).getByRole('link');
+    await expect(menu.filter({ hasText: 'Profile' })).toBeVisible();
     const paths = [...new Set(await menu.evaluateAll((links) => links.map((link) => new URL((link as HTMLAnchorElement).href).pathname)))].filter((path) => path !== '/');
     expect(paths).toHaveLength(pages);
     for (const width of [1280, 375]) {

@@ -15,7 +15,7 @@ import { useMoney } from '../booking/money';
 import { StatusChip } from '../bookings/StatusChip';
 import { TripRoute } from '../bookings/TripRoute';
 import { announceOffer } from './offer-alert';
-import { useSharingState } from './sharing';
+import { useSharing } from './sharing';
 import type { SharingState } from './use-share-position';
 
 /** The statuses in which a trip is the driver's current one (section 4's active bookings less NEW). */
@@ -26,7 +26,7 @@ function StatusCard({ me }: { me: User }) {
   const { t } = useTranslation();
   const status = useDriverStatus();
   const online = me.driverActiveStatus;
-  const sharing = useSharingState();
+  const sharing = useSharing().state;
   return (
     <Paper variant="outlined" component="section" aria-labelledby="driver-status-title" sx={{ p: 2 }}>
       <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', gap: 2, flexWrap: 'wrap' }}>

@@ -1,3 +1,4 @@
+import type { LatLng } from '@rideway/domain';
 import { useEffect, useRef, useState } from 'react';
 import { reportPosition } from '../../api/driver';
 
@@ -12,8 +13,9 @@ export const SHARE_EVERY_MS = 4000;
  * seconds (the newest fix, so a stationary driver stays on the live map). Refused permission and
  * a missing fix are states of their own, so the driver knows why no offer comes.
  */
-export function useSharePosition(online: boolean): SharingState {
+export function useSharePosition(online: boolean): { state: SharingState; position: LatLng | null } {
   const [state, setState] = useState<SharingState>('off');
+  const [position, setPosition] = useState<LatLng | null>(null);
   const latest = useRef<GeolocationCoordinates | null>(null);
   useEffect(() => {
     if (!online) {
@@ -26,11 +28,9 @@ export function useSharePosition(online: boolean): SharingState {
     }
     setState('waiting');
     latest.current = null;
-    let sent: GeolocationCoordinates | null = null;
     const send = () => {
       const coords = latest.current;
       if (!coords) return;
-      sent = coords;
       reportPosition(coords.latitude, coords.longitude).catch(() => {
         // A lost report is replaced by the next one a few seconds later.
       });
@@ -40,7 +40,9 @@ export function useSharePosition(online: boolean): SharingState {
         const first = latest.current === null;
         latest.current = position.coords;
         setState('sharing');
-        if (first || sent === null) send();
+        setPosition({ lat: position.coords.latitude, lng: position.coords.longitude });
+        // The first fix goes at once, so the driver is on the map and can be offered trips now.
+        if (first) send();
       },
       (error) => { setState(error.code === error.PERMISSION_DENIED ? 'denied' : 'unavailable'); },
       { enableHighAccuracy: true, maximumAge: SHARE_EVERY_MS },
@@ -51,5 +53,5 @@ export function useSharePosition(online: boolean): SharingState {
       clearInterval(timer);
     };
   }, [online]);
-  return state;
+  return { state, position: online ? position : null };
 }

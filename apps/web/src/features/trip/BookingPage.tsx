@@ -14,6 +14,7 @@ import { BookingActions } from '../bookings/BookingActions';
 import { dateTimeText } from '../../app/date-text';
 import { StatusChip } from '../bookings/StatusChip';
 import { DriverTripPanel, ParcelPhotos } from '../driver/DriverTripPanel';
+import { useSharing } from '../driver/sharing';
 import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
 
@@ -79,6 +80,7 @@ export function BookingPage() {
   const booking = useBooking(id);
   const tracking = useTracking(id);
   const queryClient = useQueryClient();
+  const ownPosition = useSharing().position;
   const [driverAt, setDriverAt] = useState<LatLng | null>(null);
   useLiveTopic(`booking:${id}`, (event) => {
     if (event.event === 'booking') storeBooking(queryClient, event.data as Booking);
@@ -112,7 +114,9 @@ export function BookingPage() {
     );
   }
   const trip = booking.data;
-  const driver = driverAt ?? route.at(-1) ?? null;
+  // The trip's own driver sees itself from the phone's fix at once, before the server echoes it.
+  const ownFix = me.usertype === 'driver' && trip.driver === me.id && isLiveTrackedStatus(trip.status) ? ownPosition : null;
+  const driver = ownFix ?? driverAt ?? route.at(-1) ?? null;
   return (
     <Container maxWidth="lg" sx={{ py: 3 }}>
       <Stack direction="row" spacing={2} sx={{ alignItems: 'center', mb: 2, flexWrap: 'wrap', rowGap: 1 }}>
