@@ -1,22 +1,20 @@
-import type { User } from '@rideway/contract';
 import { validateAddToWallet } from '@rideway/domain';
-import { Autocomplete, Button, Stack, TextField } from '@mui/material';
+import { Button, Stack, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { FormCard } from '../../app/FormCard';
 import { api, errorKey } from '../../api/client';
-import { useUsers } from '../../api/users';
 import { useMoney } from '../booking/money';
+import { UserSelect } from '../users/UserSelect';
 
 /** Section 2 /addtowallet: an admin credits a rider's or a driver's wallet (section 5: no_details_error). */
 export function AddToWalletPage() {
   const { t } = useTranslation();
   const money = useMoney();
   const queryClient = useQueryClient();
-  const users = useUsers();
-  const [user, setUser] = useState<User | null>(null);
+  const [uid, setUid] = useState('');
   const [amount, setAmount] = useState('');
   const [alert, setAlert] = useState<string | null>(null);
   const credit = useMutation({
@@ -25,7 +23,7 @@ export function AddToWalletPage() {
   });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const checked = validateAddToWallet({ uid: user?.id, amount: amount === '' ? undefined : Number(amount) });
+    const checked = validateAddToWallet({ uid: uid || undefined, amount: amount === '' ? undefined : Number(amount) });
     if (!checked.ok) {
       setAlert(t(checked.key));
       return;
@@ -41,14 +39,7 @@ export function AddToWalletPage() {
   return (
     <FormCard title={t('menu_add_to_wallet')} width="sm">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate>
-        <Autocomplete
-          options={users.data ?? []}
-          value={user}
-          onChange={(_event, chosen) => { setUser(chosen); }}
-          getOptionLabel={(option) => `${option.firstName} ${option.lastName} (${option.email || option.mobile}) · ${t(`usertype_${option.usertype}`)}`}
-          isOptionEqualToValue={(option, other) => option.id === other.id}
-          renderInput={(params) => <TextField {...params} label={t('user')} />}
-        />
+        <UserSelect label={t('user')} value={uid} onChange={setUid} />
         <TextField label={t('amount')} type="number" value={amount} onChange={(event) => { setAmount(event.target.value); }} slotProps={{ htmlInput: { min: 0, step: 0.01 } }} />
         <Button type="submit" variant="contained" size="large" disabled={credit.isPending}>
           {t('menu_add_to_wallet')}

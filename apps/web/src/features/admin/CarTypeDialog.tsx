@@ -1,10 +1,11 @@
 import type { CarType } from '@rideway/contract';
-import { Box, Button, Grid, MenuItem, Stack, TextField } from '@mui/material';
-import { useState, type ChangeEvent } from 'react';
+import { Grid, MenuItem, Stack, TextField } from '@mui/material';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings';
 import { FormDialog } from './FormDialog';
 import { PairListEditor } from './PairListEditor';
+import { ImagePicker } from '../../app/ImagePicker';
 import { readImage } from '../../app/images';
 
 /** What an admin sends for a car type (the server's carTypeCreateSchema). */
@@ -25,21 +26,19 @@ export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: Car
   const { data: settings } = useSettings();
   const [body, setBody] = useState<CarTypeBody>(carType ? bodyOf(carType) : EMPTY);
   const change = <K extends keyof CarTypeBody>(key: K, value: CarTypeBody[K]) => { setBody((current) => ({ ...current, [key]: value })); };
-  const pickImage = (event: ChangeEvent<HTMLInputElement>) => {
-    const file = event.target.files?.[0];
-    if (file) void readImage(file).then((image) => { change('image', image); });
-  };
   return (
     <FormDialog title={carType ? carType.name : t('add_car_type')} busy={busy} onSubmit={() => { onSave(body); }} onClose={onClose} maxWidth="sm">
       <Stack spacing={2} sx={{ pt: 1 }}>
         <TextField label={t('car_type_name')} required value={body.name} onChange={(event) => { change('name', event.target.value); }} />
-        <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-          {body.image && <Box component="img" src={body.image} alt="" sx={{ width: 72, height: 40, objectFit: 'contain' }} />}
-          <Button component="label" variant="outlined">
-            {t('car_type_image')}
-            <input hidden type="file" accept="image/png,image/jpeg,image/webp" aria-label={t('car_type_image')} onChange={pickImage} />
-          </Button>
-        </Stack>
+        <ImagePicker
+          label={t('car_type_image')}
+          image={body.image || null}
+          imageAlt=""
+          read={readImage}
+          onImage={(image) => { change('image', image); }}
+          accept="image/png,image/jpeg,image/webp"
+          previewSx={{ width: 72, height: 40, objectFit: 'contain' }}
+        />
         <Grid container spacing={2}>
           {FARES.map((fare) => (
             <Grid key={fare} size={{ xs: 12, sm: 6 }}>

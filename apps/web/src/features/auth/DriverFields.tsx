@@ -1,5 +1,6 @@
-import { Box, Button, Stack, TextField, Typography } from '@mui/material';
+import { Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { ImagePicker } from '../../app/ImagePicker';
 import { scaledPhoto } from '../../app/images';
 import { useCarTypes } from '../../api/catalogue';
 import { CarTypeSelect } from '../booking/CarTypeSelect';
@@ -25,29 +26,17 @@ export function DriverFields({ value, onChange, onUnreadable }: Props) {
         <TextField fullWidth label={t('vehicle_make')} value={value.vehicleMake} onChange={set('vehicleMake')} />
         <TextField fullWidth label={t('vehicle_model')} value={value.vehicleModel} onChange={set('vehicleModel')} />
       </Stack>
-      <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-        {value.licenseImage ? (
-          <Box component="img" src={value.licenseImage} alt={t('licence_image')} sx={{ width: 96, height: 64, objectFit: 'cover', borderRadius: 1, border: 1, borderColor: 'divider' }} />
-        ) : (
-          <Typography variant="body2" color="text.secondary">
-            {t('licence_needed')}
-          </Typography>
-        )}
-        <Button component="label" variant="outlined">
-          {t('upload_licence')}
-          <input
-            hidden
-            type="file"
-            accept="image/*"
-            aria-label={t('licence_image')}
-            onChange={(event) => {
-              const file = event.target.files?.[0];
-              event.target.value = '';
-              if (file) scaledPhoto(file, LICENCE_MAX_SIDE).then((licenseImage) => { onChange({ ...value, licenseImage }); }, onUnreadable);
-            }}
-          />
-        </Button>
-      </Stack>
+      <ImagePicker
+        label={t('upload_licence')}
+        inputLabel={t('licence_image')}
+        image={value.licenseImage || null}
+        imageAlt={t('licence_image')}
+        emptyText={t('licence_needed')}
+        read={(file) => scaledPhoto(file, LICENCE_MAX_SIDE)}
+        onImage={(licenseImage) => { onChange({ ...value, licenseImage }); }}
+        onUnreadable={onUnreadable}
+        previewSx={{ width: 96, height: 64, objectFit: 'cover', borderRadius: 1, border: 1, borderColor: 'divider' }}
+      />
     </Stack>
   );
 }

@@ -13,7 +13,7 @@ import { ChoiceDialog } from './ChoiceDialog';
 import { EstimateDialog } from './EstimateDialog';
 import { PaymentDialog } from './PaymentDialog';
 import { PlaceSearch } from './PlaceSearch';
-import { RiderSelect } from './RiderSelect';
+import { UserSelect } from '../users/UserSelect';
 import { useBookFlow } from './use-book-flow';
 
 /** A datetime-local field's value for an instant, in the browser's time zone. */
@@ -62,7 +62,7 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
         {title}
       </Typography>
       <Stack spacing={2}>
-        {form === 'admin' && <RiderSelect value={customer} onChange={setCustomer} />}
+        {form === 'admin' && <UserSelect usertype="rider" label={t('rider')} value={customer} onChange={setCustomer} />}
         <PlaceSearch label={t('pickup_location')} value={pickup} onChange={setPickup} enabled={me !== null} onError={failedCall} />
         <PlaceSearch label={t('drop_location')} value={drop} onChange={setDrop} enabled={me !== null} onError={failedCall} />
         <CarTypeSelect carTypes={carTypes.data ?? []} value={carType} onChange={setCarType} />

@@ -1,14 +1,16 @@
 import type { Booking } from '@rideway/contract';
 import DirectionsIcon from '@mui/icons-material/NavigationOutlined';
+import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { Alert, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
+import { ImagePicker } from '../../app/ImagePicker';
+import { scaledPhoto } from '../../app/images';
 import { useBookingAction } from '../../api/bookings';
 import { errorKey } from '../../api/client';
 import { useSettings } from '../../api/settings';
 import { useMoney } from '../booking/money';
-import { PhotoCapture } from './PhotoCapture';
 
 /**
  * The device's map app with driving directions: the universal maps link opens the installed app
@@ -16,6 +18,9 @@ import { PhotoCapture } from './PhotoCapture';
  */
 export const directionsUrl = (to: { lat: number; lng: number }): string =>
   `https://www.google.com/maps/dir/?api=1&destination=${to.lat.toFixed(6)},${to.lng.toFixed(6)}&travelmode=driving`;
+
+/** The longest side a parcel photo is sent at: enough to see a parcel and its label, small on a phone's data. */
+const PHOTO_MAX_SIDE = 1280;
 
 type Step = 'arrive' | 'start' | 'reach' | 'pay';
 
@@ -53,15 +58,24 @@ export function DriverTripPanel({ booking }: { booking: Booking }) {
       },
     );
   };
-  const photo = (kind: 'pickup' | 'deliver') => (
-    <PhotoCapture
-      label={t(kind === 'pickup' ? 'pickup_photo' : 'deliver_photo')}
-      photo={kind === 'pickup' ? booking.pickup_image : booking.deliver_image}
-      busy={action.isPending}
-      onPhoto={(image) => { run('photos', { kind, image }); }}
-      onUnreadable={() => { setAlert(t('photo_unreadable')); }}
-    />
-  );
+  const photo = (kind: 'pickup' | 'deliver') => {
+    const label = t(kind === 'pickup' ? 'pickup_photo' : 'deliver_photo');
+    return (
+      <ImagePicker
+        label={label}
+        image={kind === 'pickup' ? booking.pickup_image : booking.deliver_image}
+        imageAlt={label}
+        emptyText={t('no_photo_yet')}
+        read={(file) => scaledPhoto(file, PHOTO_MAX_SIDE)}
+        onImage={(image) => { run('photos', { kind, image }); }}
+        onUnreadable={() => { setAlert(t('photo_unreadable')); }}
+        camera
+        icon={<PhotoCameraIcon />}
+        busy={action.isPending}
+        previewSx={{ width: 72, height: 72, objectFit: 'cover', borderRadius: 1, border: 1, borderColor: 'divider' }}
+      />
+    );
+  };
   const towardsPickup = booking.status === 'ACCEPTED' || booking.status === 'ARRIVED';
   const paying = settlement(booking);
   const due = booking.payableAmount || booking.customer_paid;

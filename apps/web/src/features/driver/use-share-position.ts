@@ -1,5 +1,5 @@
 import type { LatLng } from '@rideway/domain';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { reportPosition } from '../../api/driver';
 
 /** Where sharing stands: off (offline), waiting for a first fix, sharing, or refused or unavailable. */
@@ -53,5 +53,7 @@ export function useSharePosition(online: boolean): { state: SharingState; positi
       clearInterval(timer);
     };
   }, [online]);
-  return { state, position: online ? position : null };
+  // One object per change, so the screens that read it re-render on a new fix, not on every render.
+  const shown = online ? position : null;
+  return useMemo(() => ({ state, position: shown }), [state, shown]);
 }

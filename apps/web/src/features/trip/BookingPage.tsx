@@ -143,7 +143,7 @@ export function BookingPage() {
         <Grid size={{ xs: 12, md: 5 }}>
           <Stack spacing={2}>
             {/* The trip's driver takes the photos in its own panel until the parcel is delivered. */}
-            {!(me.usertype === 'driver' && ['ACCEPTED', 'ARRIVED', 'STARTED'].includes(trip.status)) && <ParcelPhotos booking={trip} />}
+            {!(me.usertype === 'driver' && isLiveTrackedStatus(trip.status)) && <ParcelPhotos booking={trip} />}
             {me.usertype === 'rider' && (trip.status === 'PAID' || trip.status === 'COMPLETE') && <RatingPanel booking={trip} />}
             {chatParty && trip.driver && <ChatPanel bookingId={trip.id} me={me} open={isChatOpen(trip.status)} />}
           </Stack>
