@@ -1,10 +1,9 @@
-import type { Booking, DriverEarningRow, User, Withdraw } from '@rideway/contract';
+import type { Booking, DriverEarningRow, User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { ME } from './session';
 
 export const TASKS = ['driver', 'tasks'] as const;
-export const WITHDRAWS = ['withdraws'] as const;
 
 /** The NEW bookings offered to the signed-in driver (DriverTrips). */
 export function useDriverTasks(enabled: boolean) {
@@ -29,22 +28,4 @@ export const reportPosition = (lat: number, lng: number) => api<{ at: number; on
 /** The driver's own earnings by month (the driver earnings report, scoped to the caller). */
 export function useOwnEarnings() {
   return useQuery({ queryKey: ['reports', 'own-earnings'], queryFn: async () => (await api<{ rows: DriverEarningRow[] }>('/api/reports/driver-earnings')).rows });
-}
-
-export function useWithdraws() {
-  return useQuery({ queryKey: WITHDRAWS, queryFn: async () => (await api<{ withdraws: Withdraw[] }>('/api/withdraws')).withdraws });
-}
-
-export type WithdrawRequest = { amount: number; bankName?: string; bankCode?: string; bankAccount?: string };
-
-/** A withdraw request: the amount leaves the wallet at once and waits for an admin to pay it out. */
-export function useRequestWithdraw() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (request: WithdrawRequest) => api<{ withdraw: Withdraw }>('/api/withdraws', { method: 'POST', body: request }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: WITHDRAWS });
-      void queryClient.invalidateQueries({ queryKey: ['wallet'] });
-    },
-  });
 }

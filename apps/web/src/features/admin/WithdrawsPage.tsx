@@ -2,23 +2,22 @@ import type { Withdraw } from '@rideway/contract';
 import DoneIcon from '@mui/icons-material/TaskAlt';
 import type { GridColDef } from '@mui/x-data-grid';
 import { GridActionsCellItem } from '@mui/x-data-grid';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../app/AlertDialog';
 import { api, errorKey } from '../../api/client';
+import { useWithdraws, WITHDRAWS } from '../../api/wallet';
 import { dateTimeText } from '../../app/date-text';
 import { useMoney } from '../booking/money';
 import { CrudTable } from './CrudTable';
-
-const WITHDRAWS = ['withdraws'] as const;
 
 /** Section 2 /withdraws: drivers' withdraw requests; Process marks one paid and is disabled after. */
 export function WithdrawsPage() {
   const { t, i18n } = useTranslation();
   const money = useMoney();
   const queryClient = useQueryClient();
-  const withdraws = useQuery({ queryKey: WITHDRAWS, queryFn: async () => (await api<{ withdraws: Withdraw[] }>('/api/withdraws')).withdraws });
+  const withdraws = useWithdraws();
   const [alert, setAlert] = useState<string | null>(null);
   const process = useMutation({
     mutationFn: (id: string) => api<{ withdraw: Withdraw }>(`/api/withdraws/${id}/complete`, { method: 'POST', body: {} }),

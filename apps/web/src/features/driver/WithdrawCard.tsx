@@ -6,7 +6,7 @@ import { AlertDialog } from '../../app/AlertDialog';
 import { dateTimeText } from '../../app/date-text';
 import { SectionCard } from '../../app/SectionCard';
 import { errorKey } from '../../api/client';
-import { useRequestWithdraw, useWithdraws, type WithdrawRequest } from '../../api/driver';
+import { useRequestWithdraw, useWithdraws, type WithdrawRequest } from '../../api/wallet';
 import { useSettings } from '../../api/settings';
 import { useMoney } from '../booking/money';
 

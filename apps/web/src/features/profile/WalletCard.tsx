@@ -1,20 +1,16 @@
-import type { WalletHistoryEntry } from '@rideway/contract';
 import { List, ListItem, ListItemText, Typography } from '@mui/material';
-import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
-import { api } from '../../api/client';
 import { useLiveTopic } from '../../api/live';
+import { useWallet } from '../../api/wallet';
 import { dateTimeText } from '../../app/date-text';
 import { SectionCard } from '../../app/SectionCard';
 import { useMoney } from '../booking/money';
-
-const WALLET = ['wallet'] as const;
 
 /** The own wallet: balance and its history, refreshed when a ledger entry arrives live. */
 export function WalletCard() {
   const { t, i18n } = useTranslation();
   const money = useMoney();
-  const wallet = useQuery({ queryKey: WALLET, queryFn: () => api<{ walletBalance: number; walletHistory: WalletHistoryEntry[] }>('/api/wallet') });
+  const wallet = useWallet();
   useLiveTopic('user:me', (event) => {
     if (event.event === 'wallet') void wallet.refetch();
   });
