@@ -18,6 +18,7 @@ import { openLive, type LiveClient } from './live-client';
 import { createPostgresDatabase } from './postgres';
 import type { Settings } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
+import type { Access } from '../src/http/routing';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -188,3 +189,19 @@ export const codeOf = (response: LightMyRequestResponse): string | undefined =>
   String(response.headers['content-type']).startsWith('application/json')
     ? response.json<{ error?: { code?: string } }>().error?.code
     : undefined;
+
+export type RouteRow = { key: string; method: NonNullable<InjectOptions['method']>; url: string; access: Access };
+
+/** Every route the server registers, with its declared access (from a server built for the purpose). */
+export async function registeredRoutes(): Promise<RouteRow[]> {
+  const t = await createTestApp('pglite');
+  try {
+    await t.app.ready();
+    return [...t.app.routeAccess].map(([key, access]) => {
+      const [method = '', url = ''] = key.split(' ');
+      return { key, method: method as RouteRow['method'], url, access };
+    });
+  } finally {
+    await t.close();
+  }
+}

@@ -9,3 +9,4 @@ export * from './settings';
 export * from './providers';
 export * from './messages';
 export * from './requests';
+export * from './http';

@@ -6,8 +6,7 @@
  */
 import { USER_TYPES, type UserType } from '@rideway/domain';
 
-/** Anyone; any signed-in user; or only these user types. */
-export type Access = 'public' | 'signedIn' | readonly UserType[];
+import type { Access } from './routing';
 
 const ALL: readonly UserType[] = USER_TYPES;
 const ADMIN: readonly UserType[] = ['admin'];
@@ -42,10 +41,6 @@ export const ROUTE_ACCESS = {
   'PATCH /api/cartypes/:id': ADMIN,
   'DELETE /api/cartypes/:id': ADMIN,
 
-  'GET /api/cancel-reasons': ALL,
-  'POST /api/cancel-reasons': ADMIN,
-  'PATCH /api/cancel-reasons/:id': ADMIN,
-  'DELETE /api/cancel-reasons/:id': ADMIN,
 
   'GET /api/promos': ADMIN,
   'POST /api/promos': ADMIN,
@@ -119,7 +114,5 @@ export type RouteKey = keyof typeof ROUTE_ACCESS;
 export const accessFor = (method: string, url: string): Access | undefined =>
   (ROUTE_ACCESS as Record<string, Access>)[`${method} ${url}`];
 
-export const isAllowed = (access: Access, usertype: UserType | null): boolean =>
-  access === 'public' || (usertype !== null && (access === 'signedIn' || access.includes(usertype)));
 
 export const ALL_USER_TYPES = ALL;

@@ -2,7 +2,7 @@ import type { UserType } from '@rideway/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { SESSION_COOKIE, userOfToken, type SessionUser } from '../modules/auth/sessions';
-import { accessFor, isAllowed } from './access';
+import { isAllowed } from './routing';
 import type { SessionCache } from './session-cache';
 import { AppError } from './app-error';
 
@@ -23,7 +23,7 @@ export function tokenOf(request: FastifyRequest): string | null {
 }
 
 /**
- * Resolves the caller from the session and applies the route table before anything else runs:
+ * Resolves the caller from the session and applies the route's access before anything else runs:
  * 401 not_logged_in for a signed-out caller on a protected route, 403 forbidden for a role the
  * route does not admit.
  */
@@ -31,12 +31,11 @@ export function registerActorHook(app: FastifyInstance, ctx: AppContext, cache: 
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionToken', null);
   app.addHook('onRequest', async (request) => {
-    const url = request.routeOptions.url;
-    if (url === undefined) return;
-    const access = accessFor(request.method === 'HEAD' ? 'GET' : request.method, url);
+    if (request.routeOptions.url === undefined) return;
+    const access = request.routeOptions.config.access;
     if (access === undefined) throw new AppError('not_found');
     const token = tokenOf(request);
-    const cached = (request.routeOptions.config as { sessionCache?: boolean }).sessionCache === true;
+    const cached = request.routeOptions.config.sessionCache === true;
     let user = token && cached ? (cache.get(token, ctx.now()) ?? null) : null;
     if (token && !user) {
       user = await userOfToken(ctx.db, token, ctx.now());

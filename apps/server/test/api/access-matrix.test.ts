@@ -1,19 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { InjectOptions } from 'fastify';
-
-type Method = NonNullable<InjectOptions['method']>;
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_ACCESS, isAllowed, type Access } from '../../src/http/access';
-import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
+import { isAllowed } from '../../src/http/routing';
+import { codeOf, createTestApp, ENGINES, registeredRoutes, type TestApp } from '../harness';
 import type { UserRow } from '../../src/modules/users/accounts';
 
 const ROLES = ['anonymous', 'rider', 'driver', 'fleetadmin', 'admin'] as const;
 type Role = (typeof ROLES)[number];
 
-const rows = Object.entries(ROUTE_ACCESS as Record<string, Access>).map(([key, access]) => {
-  const [method = '', url = ''] = key.split(' ');
-  return { key, method: method as Method, url, access };
-});
+const rows = await registeredRoutes();
 
 const concrete = (url: string): string => url.replace(/:id/g, randomUUID()).replace('*', 'cartypes/none.png');
 
@@ -38,7 +32,7 @@ describe.each(ENGINES)('the route table as a role matrix on %s (ARCHITECTURE rul
   it('a route without a row stops the server from starting', async () => {
     const fresh = await createTestApp('pglite');
     try {
-      expect(() => fresh.app.get('/api/unlisted', () => 'x')).toThrow(/GET \/api\/unlisted has no row in ROUTE_ACCESS/);
+      expect(() => fresh.app.get('/api/unlisted', () => 'x')).toThrow(/GET \/api\/unlisted declares no access/);
     } finally {
       await fresh.close();
     }

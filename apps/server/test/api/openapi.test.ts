@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTE_ACCESS } from '../../src/http/access';
 import { createTestApp, type TestApp } from '../harness';
 
 type Operation = { tags?: string[]; description?: string; summary?: string; security?: unknown[]; requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown>; required?: string[] } }> } };
@@ -24,7 +23,7 @@ describe('the OpenAPI document at /api/openapi.json', () => {
   };
 
   it('describes every route of the route table, with who may call it', () => {
-    for (const [key, access] of Object.entries(ROUTE_ACCESS)) {
+    for (const [key, access] of t.app.routeAccess) {
       const op = operation(key);
       expect(op, key).toBeDefined();
       expect(op?.description, key).toMatch(/^(Anyone\.|Any signed-in user\.|Allowed: )/);

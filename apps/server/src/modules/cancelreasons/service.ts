@@ -1,21 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { renumberCancelReasons } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
-import { cancelReasonInputSchema } from '@rideway/contract';
+import type { CancelReasonInput } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { cancelReasons } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { parseBody } from '../../http/body';
-
-const labelSchema = cancelReasonInputSchema;
 
 const view = (row: typeof cancelReasons.$inferSelect) => ({ id: row.id, label: row.label, value: row.value });
 
 export const listCancelReasons = async (ctx: AppContext) =>
   (await ctx.db.select().from(cancelReasons).orderBy(asc(cancelReasons.value))).map(view);
 
-export async function addCancelReason(ctx: AppContext, input: unknown) {
-  const { label } = parseBody(labelSchema, input);
+export async function addCancelReason(ctx: AppContext, { label }: CancelReasonInput) {
   return ctx.db.transaction(async (tx) => {
     const existing = await tx.select({ id: cancelReasons.id }).from(cancelReasons).for('update');
     const rows = await tx.insert(cancelReasons).values({ id: randomUUID(), label, value: existing.length }).returning();
@@ -23,8 +19,7 @@ export async function addCancelReason(ctx: AppContext, input: unknown) {
   });
 }
 
-export async function editCancelReason(ctx: AppContext, id: string, input: unknown) {
-  const { label } = parseBody(labelSchema, input);
+export async function editCancelReason(ctx: AppContext, id: string, { label }: CancelReasonInput) {
   const rows = await ctx.db.update(cancelReasons).set({ label }).where(eq(cancelReasons.id, id)).returning();
   if (!rows[0]) throw new AppError('not_found');
   return view(rows[0]);

@@ -1,0 +1,38 @@
+import { ERROR_CATALOGUE, errorBody, errorKeyOfIssue, fieldOfIssue } from '@rideway/contract';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError } from './app-error';
+
+/** Fastify's own client errors (bad JSON, wrong content type, body too large) are bad input. */
+const clientStatus = (error: unknown): number | undefined => {
+  if (typeof error !== 'object' || error === null || !('statusCode' in error)) return undefined;
+  const status = error.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 500 ? status : undefined;
+};
+
+/**
+ * The one error mapper (ARCHITECTURE rule 5): an AppError answers its key; a request refused by
+ * its route's zod schema answers the key its first issue carries (the field's spec key, or
+ * validation_error) with the field; Fastify's own client errors answer validation_error or
+ * not_found; anything else is logged and answers internal_error.
+ */
+export function errorHandler(error: FastifyError | AppError, request: FastifyRequest, reply: FastifyReply) {
+  if (error instanceof AppError) {
+    return reply
+      .headers(error.headers)
+      .status(ERROR_CATALOGUE[error.key].status)
+      .send(errorBody(error.key, error.field === undefined ? {} : { field: error.field }));
+  }
+  if (hasZodFastifySchemaValidationErrors(error) && error.validation[0]) {
+    const issue = error.validation[0];
+    const key = errorKeyOfIssue(issue);
+    const path = issue.instancePath.split('/').filter((part) => part !== '');
+    const keys = (issue.params as { keys?: unknown }).keys;
+    const field = fieldOfIssue({ code: issue.keyword, path, keys: Array.isArray(keys) ? keys.map(String) : undefined });
+    return reply.status(ERROR_CATALOGUE[key].status).send(errorBody(key, field === undefined ? {} : { field }));
+  }
+  const status = clientStatus(error);
+  if (status !== undefined) return reply.status(status).send(errorBody(status === 404 ? 'not_found' : 'validation_error'));
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.status(500).send(errorBody('internal_error'));
+}
