@@ -6,7 +6,6 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
-import { accessFor } from './http/access';
 import { errorHandler } from './http/errors';
 import { registerRouteChecks, type RouteApp } from './http/routing';
 import { registerActorHook } from './http/actor';
@@ -75,7 +74,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.config.TRUST_PROXY,
   });
 
-  registerRouteChecks(app);
+  const declared = registerRouteChecks(app);
 
   const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); } });
   const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, maps: options.maps ?? offlineMaps(), now, live };
@@ -87,7 +86,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // handler turns an issue into the spec's key) and serializes responses through them, so
   // nothing undocumented leaves.
   // TRANSITION: a route still in the old table keeps its old behaviour (its service validates).
-  app.setValidatorCompiler((route) => (accessFor(route.method, route.url) === undefined ? validatorCompiler(route as Parameters<typeof validatorCompiler>[0]) : (data: unknown) => ({ value: data })));
+  app.setValidatorCompiler((route) => (declared(route.method, route.url) ? validatorCompiler(route as Parameters<typeof validatorCompiler>[0]) : (data: unknown) => ({ value: data })));
   app.setSerializerCompiler(serializerCompiler);
   await app.register(fastifySwagger, {
     openapi: {

@@ -10,3 +10,4 @@ export * from './providers';
 export * from './messages';
 export * from './requests';
 export * from './http';
+export * from './live';
