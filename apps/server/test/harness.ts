@@ -16,6 +16,7 @@ import { runDueJobs } from '../src/jobs/runner';
 import { jobHandlers } from '../src/jobs/handlers';
 import { openLive, type LiveClient } from './live-client';
 import { createPostgresDatabase } from './postgres';
+import { checkDocumentedResponses } from './documented-responses';
 import type { Settings } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 import type { Access } from '../src/http/routing';
@@ -77,6 +78,11 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
   await installLanguages(database.db);
   await saveSettings(database.db, DEFAULT_SETTINGS);
   const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false, background: false });
+  const documented = checkDocumentedResponses(app);
+  const failOnUndocumented = () => {
+    const [violation] = documented.violations.splice(0);
+    if (violation !== undefined) throw new Error(`undocumented response: ${violation}`);
+  };
   const jobs = jobHandlers(app.ctx);
   const tokens = new Map<string, string>();
   let listening: Promise<string> | undefined;
@@ -105,6 +111,7 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
       const response = await app.inject({ ...options, headers });
       // A logout ends the session: the next request as this user signs in afresh.
       if (as && options.url === '/api/auth/logout') tokens.delete(as.id);
+      failOnUndocumented();
       return response;
     },
     async makeUser(usertype, extra = {}) {
@@ -157,6 +164,7 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
       for (const client of clients) await client.close();
       await app.close();
       await drop();
+      failOnUndocumented();
     },
   };
 }
