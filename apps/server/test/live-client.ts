@@ -1,3 +1,4 @@
+import { liveServerMessageSchema } from '@rideway/contract';
 import { WebSocket } from 'ws';
 
 export type LiveMessage = { type: string; topic?: string; event?: string; data?: unknown; seq?: number; code?: string };
@@ -19,8 +20,13 @@ export async function openLive(url: string, token: string): Promise<LiveClient> 
   const socket = new WebSocket(url, { headers: { authorization: `Bearer ${token}` } });
   const messages: LiveMessage[] = [];
   const waiters = new Set<() => void>();
+  // Every message the server sends is one of the contract's (packages/contract/src/live.ts); the first that is not fails the wait.
+  let outsideContract: Error | undefined;
   socket.on('message', (data: Buffer) => {
-    messages.push(JSON.parse(data.toString('utf8')) as LiveMessage);
+    const message = JSON.parse(data.toString('utf8')) as LiveMessage;
+    const checked = liveServerMessageSchema.safeParse(message);
+    if (!checked.success) outsideContract ??= new Error(`a message outside the contract: ${JSON.stringify(message)}: ${checked.error.message}`);
+    messages.push(message);
     for (const wake of waiters) wake();
   });
   await new Promise<void>((resolve, reject) => {
@@ -32,6 +38,12 @@ export async function openLive(url: string, token: string): Promise<LiveClient> 
   const next = (match: (message: LiveMessage) => boolean, timeoutMs = 5000) =>
     new Promise<LiveMessage>((resolve, reject) => {
       const look = () => {
+        if (outsideContract) {
+          waiters.delete(look);
+          clearTimeout(timer);
+          reject(outsideContract);
+          return true;
+        }
         const index = messages.findIndex(match);
         if (index < 0) return false;
         const [found] = messages.splice(index, 1);
@@ -59,7 +71,8 @@ export async function openLive(url: string, token: string): Promise<LiveClient> 
       try {
         await next(match, withinMs);
         return true;
-      } catch {
+      } catch (error) {
+        if (error === outsideContract) throw error;
         return false;
       }
     },

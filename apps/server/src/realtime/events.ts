@@ -1,22 +1,24 @@
+import type { LiveEventName } from '@rideway/contract';
 import { and, asc, desc, eq, gt, isNotNull, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../db/client';
 import { outbox } from '../db/schema';
 import type { Audience } from './bus';
 
-export type EventPayload = { event: string; data: unknown; audience?: Audience };
+/** An event as the outbox keeps it; its data is the event's in packages/contract/src/live.ts. */
+export type EventPayload = { event: LiveEventName; data: unknown; audience?: Audience };
 
 /**
  * Writes a live event to the outbox in the caller's transaction (ARCHITECTURE rule 4): it is
  * delivered only if the change that caused it commits, and a crash between commit and delivery
  * loses nothing: the relay finds it on its next pass.
  */
-export async function emit(tx: Db | Tx, topic: string, event: string, data: unknown, now: number, audience?: Audience): Promise<void> {
+export async function emit(tx: Db | Tx, topic: string, event: LiveEventName, data: unknown, now: number, audience?: Audience): Promise<void> {
   const payload: EventPayload = audience ? { event, data, audience } : { event, data };
   await tx.insert(outbox).values({ channel: 'event', recipient: topic, payload, createdAt: now });
 }
 
-/** The frame every subscriber of a topic receives, serialized once. */
-export const eventFrame = (topic: string, event: string, data: unknown, seq?: number): string =>
+/** The frame every subscriber of a topic receives, serialized once (an event message of the contract). */
+export const eventFrame = (topic: string, event: LiveEventName, data: unknown, seq?: number): string =>
   JSON.stringify(seq === undefined ? { type: 'event', topic, event, data } : { type: 'event', topic, event, data, seq });
 
 /** Events of a topic after a cursor, in order: what a reconnecting client missed. */

@@ -1,9 +1,9 @@
+import type { LiveClientMessage, LiveEventMessage, LiveServerMessage } from '@rideway/contract';
 import { useEffect, useRef } from 'react';
 
-/** A server event on a topic (docs/realtime.md). */
-export type LiveEvent = { topic: string; event: string; data: unknown; seq?: number };
+/** A server event on a topic: the contract's event messages (packages/contract/src/live.ts, docs/realtime.md). */
+export type LiveEvent = LiveEventMessage;
 type Listener = (event: LiveEvent) => void;
-type ServerMessage = { type: 'subscribed'; topic: string; seq?: number } | ({ type: 'event' } & LiveEvent) | { type: 'error'; code: string; topic?: string } | { type: 'pong' };
 
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000];
 
@@ -51,7 +51,7 @@ class LiveConnection {
       this.attempt = 0;
       for (const topic of this.listeners.keys()) this.send({ type: 'subscribe', topic, ...this.since(topic) });
     };
-    socket.onmessage = (message) => { this.receive(JSON.parse(String(message.data)) as ServerMessage); };
+    socket.onmessage = (message) => { this.receive(JSON.parse(String(message.data)) as LiveServerMessage); };
     socket.onclose = () => {
       if (this.socket !== socket) return;
       this.socket = null;
@@ -64,14 +64,14 @@ class LiveConnection {
     };
   }
 
-  private receive(message: ServerMessage): void {
-    if (message.type === 'subscribed' && message.seq !== undefined && !this.cursors.has(message.topic)) this.cursors.set(message.topic, message.seq);
+  private receive(message: LiveServerMessage): void {
+    if (message.type === 'subscribed' && !this.cursors.has(message.topic)) this.cursors.set(message.topic, message.seq);
     if (message.type !== 'event') return;
     if (message.seq !== undefined) this.cursors.set(message.topic, Math.max(message.seq, this.cursors.get(message.topic) ?? 0));
     for (const listener of this.listeners.get(message.topic) ?? []) listener(message);
   }
 
-  private send(message: object): void {
+  private send(message: LiveClientMessage): void {
     if (this.socket?.readyState === WebSocket.OPEN) this.socket.send(JSON.stringify(message));
   }
 
