@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
 import { errorHandler } from './http/errors';
+import { securityHeaders } from './http/security-policy';
 import { registerRouteChecks, type RouteApp } from './http/routing';
 import { registerActorHook } from './http/actor';
 import { sessionCache } from './http/session-cache';
@@ -80,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, maps: options.maps ?? offlineMaps(), now, live };
   app.decorate('ctx', ctx);
 
-  await app.register(fastifyHelmet, { global: true });
+  await app.register(fastifyHelmet, securityHeaders(options.config));
   await app.register(fastifyCookie);
   // Route schemas come from packages/contract: Fastify validates requests with them (the error
   // handler turns an issue into the spec's key) and serializes responses through them, so
@@ -110,6 +111,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.get('/api/health', () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
   app.get('/api/openapi.json', () => app.swagger());
+
+  // API answers hold one user's data: no cache (a browser's, a proxy's) keeps them, unless a
+  // route says otherwise (uploaded files).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+    return payload;
+  });
 
   // A change that committed may have written events: they leave now rather than at the next poll.
   app.addHook('onResponse', (request, _reply, done) => {

@@ -61,6 +61,13 @@ export const configSchema = z.object({
   /** Facebook's Graph API and login dialog; other addresses serve tests and proxies. */
   FACEBOOK_GRAPH_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v21.0'),
   FACEBOOK_DIALOG_URL: z.url({ protocol: /^https?$/ }).default('https://www.facebook.com/v21.0/dialog/oauth'),
+  /** The map tiles every map shows: a `{z}/{x}/{y}` URL template (`{s}` for a subdomain). */
+  MAP_TILE_URL: z
+    .string()
+    .regex(/^https?:\/\/[^/\s]+\/\S*\{z\}\S*\{x\}\S*\{y\}/, 'an http(s) URL template with {z}, {x} and {y}')
+    .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
+  /** The tiles' attribution, shown on every map (HTML, as the tile provider words it). */
+  MAP_TILE_ATTRIBUTION: z.string().min(1).max(500).default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 export type Config = z.infer<typeof configSchema>;

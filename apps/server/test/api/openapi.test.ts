@@ -37,6 +37,10 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(response.headers['content-security-policy']).toContain("default-src 'self'");
     expect(response.headers['strict-transport-security']).toBeDefined();
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
+    // Issue 15: no answer of the API is kept by a cache; plain http on a LAN address keeps working.
+    expect(response.headers['cache-control']).toBe('no-store');
+    expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    expect(response.headers['content-security-policy']).toContain('img-src \'self\' data: blob: https://tile.openstreetmap.org');
   });
 
   it('documents request bodies with the contract schemas', () => {

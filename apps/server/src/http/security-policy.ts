@@ -1,0 +1,36 @@
+import type { FastifyHelmetOptions } from '@fastify/helmet';
+import type { Config } from '../config';
+
+/**
+ * The origin a URL template's requests go to: `https://{s}.tile.example.org/{z}/{x}/{y}.png`
+ * becomes `https://*.tile.example.org` (a subdomain placeholder is any subdomain).
+ */
+export function originOfTemplate(template: string): string {
+  const match = /^(https?):\/\/([^/]+)/i.exec(template);
+  if (!match) throw new Error(`not an http(s) URL template: ${template}`);
+  const [, scheme = 'https', host = ''] = match;
+  return `${scheme.toLowerCase()}://${host.replace(/\{[a-z]+\}/gi, '*').toLowerCase()}`;
+}
+
+/**
+ * The security headers, built from the configuration (what a real browser loads from other
+ * hosts): map tiles from the configured tile server, card forms posted to the configured
+ * payment providers' pages, and `upgrade-insecure-requests` only where the public address is
+ * https, so the app still works when opened over plain http on a network address.
+ */
+export function securityHeaders(config: Config, formTargets: readonly string[] = []): FastifyHelmetOptions {
+  const https = config.PUBLIC_URL?.startsWith('https://') ?? false;
+  return {
+    global: true,
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'img-src': ["'self'", 'data:', 'blob:', originOfTemplate(config.MAP_TILE_URL)],
+        'form-action': ["'self'", ...formTargets.map(originOfTemplate)],
+        'upgrade-insecure-requests': https ? [] : null,
+      },
+    },
+    // Over plain http (a phone on the LAN) the browser ignores it with a console warning.
+    crossOriginOpenerPolicy: https ? undefined : false,
+  };
+}
