@@ -6,6 +6,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
+import { registerCsrfCheck } from './http/csrf';
 import { errorHandler } from './http/errors';
 import { securityHeaders } from './http/security-policy';
 import { registerRouteChecks, type RouteApp } from './http/routing';
@@ -103,6 +104,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await registerWebSocket(app);
   const sessions = sessionCache();
+  registerCsrfCheck(app, options.config);
   registerActorHook(app, ctx, sessions);
   registerNulGuard(app);
 
