@@ -39,14 +39,16 @@ function claimedOrigin(request: FastifyRequest): string | undefined | null {
 
 export function registerCsrfCheck(app: FastifyInstance, config: Config): void {
   const publicOrigin = config.PUBLIC_URL === undefined ? undefined : originOf(config.PUBLIC_URL);
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', (request, _reply, done) => {
     const upgrade = request.headers.upgrade?.toLowerCase() === 'websocket';
-    if ((SAFE_METHODS.has(request.method) && !upgrade) || request.routeOptions.config.crossSite === true) return;
+    if ((SAFE_METHODS.has(request.method) && !upgrade) || request.routeOptions.config.crossSite === true) {
+      done();
+      return;
+    }
     const claimed = claimedOrigin(request);
-    if (claimed === undefined) return;
     // The app's own origin: where the browser reached this server (through TRUST_PROXY's host), or the public address.
     const own = originOf(`${request.protocol}://${request.host}`);
-    if (claimed !== null && (claimed === own || claimed === publicOrigin)) return;
-    throw new AppError('forbidden', 'origin');
+    const trusted = claimed === undefined || (claimed !== null && (claimed === own || claimed === publicOrigin));
+    done(trusted ? undefined : new AppError('forbidden', 'origin'));
   });
 }
