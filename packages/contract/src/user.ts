@@ -13,7 +13,8 @@ export const savedAddressSchema = z.object({
   description: z.string().max(300),
   lat: z.number(),
   lng: z.number(),
-  count: z.number().int().positive(),
+  // min(1), not positive(): OpenAPI 3.0 writes positive() as a boolean exclusiveMinimum that JSON Schema validators refuse.
+  count: z.number().int().min(1),
 });
 
 /** Section 3 User, as the API shows it (never a password or session). */

@@ -1,35 +1,55 @@
+import { MAX_EMAIL_LENGTH, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, validateProfileEmail } from '@rideway/domain';
 import { z } from 'zod';
+import { checkedBy, keyedString } from '../http';
 import { uid } from '../primitives';
+import { userSchema } from '../user';
+import { mobileNumber, newPassword, personName, standardEmail } from './auth';
 
 /** The own profile, and the users an admin or fleet admin manages (sections 5 and 6). */
 
-export const profileUpdateSchema = z.object({ firstName: z.string(), lastName: z.string(), email: z.string(), mobile: z.string() }).partial();
+/**
+ * PATCH /api/me: only the four own-profile fields; any other (usertype, walletBalance, approved,
+ * ...) is refused with field_not_editable, and a body that is no object with update_failed.
+ * Whether email and mobile may change depends on the account (section 5), so the service decides.
+ */
+export const profileUpdateSchema = z.strictObject(
+  {
+    firstName: personName('firstName').optional(),
+    lastName: personName('lastName').optional(),
+    email: checkedBy(keyedString('proper_email', MAX_EMAIL_LENGTH), validateProfileEmail).optional(),
+    mobile: mobileNumber.optional(),
+  },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'field_not_editable' : 'update_failed') },
+);
+export type ProfileUpdateRequest = z.output<typeof profileUpdateSchema>;
+
 const vehicleFields = {
-  carType: z.string().trim().min(1).max(100).optional(),
+  carType: z.string().trim().min(1).max(MAX_NAME_LENGTH).optional(),
   vehicleNumber: z.string().trim().max(30).optional(),
   vehicleMake: z.string().trim().max(60).optional(),
   vehicleModel: z.string().trim().max(60).optional(),
-  other_info: z.string().max(1000).optional(),
+  other_info: z.string().max(MAX_TEXT_LENGTH).optional(),
 };
 
-/** POST /api/users. Names, email and mobile are checked first by the section 5 validators. */
+/** POST /api/users: names, email and mobile answer their section 5 keys; the rest validation_error. */
 export const addUserRequestSchema = z.strictObject({
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  mobile: z.string(),
+  firstName: personName('firstName'),
+  lastName: personName('lastName'),
+  email: standardEmail,
+  mobile: mobileNumber,
   usertype: z.enum(['rider', 'driver', 'fleetadmin']),
-  password: z.string().optional(),
+  password: newPassword.optional(),
   fleetadmin: uid.nullable().optional(),
   ...vehicleFields,
 });
+export type AddUserRequest = z.output<typeof addUserRequestSchema>;
 
 /** PATCH /api/users/:id; approval and fleet are an admin's to change. */
 export const editUserRequestSchema = z.strictObject({
-  firstName: z.string().optional(),
-  lastName: z.string().optional(),
-  email: z.string().optional(),
-  mobile: z.string().optional(),
+  firstName: personName('firstName').optional(),
+  lastName: personName('lastName').optional(),
+  email: standardEmail.optional(),
+  mobile: mobileNumber.optional(),
   approved: z.boolean().optional(),
   fleetadmin: uid.nullable().optional(),
   bankName: z.string().max(100).optional(),
@@ -37,3 +57,10 @@ export const editUserRequestSchema = z.strictObject({
   bankAccount: z.string().max(50).optional(),
   ...vehicleFields,
 });
+export type EditUserRequest = z.output<typeof editUserRequestSchema>;
+
+/** GET /api/users?usertype=: admins list riders, drivers or fleet admins (never admins). */
+export const userListQuery = z.object({ usertype: z.enum(['rider', 'driver', 'fleetadmin']).optional() });
+
+export const userResponse = z.object({ user: userSchema });
+export const userListResponse = z.object({ users: z.array(userSchema) });

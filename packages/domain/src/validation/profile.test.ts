@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { editableProfileFields, validateProfileUpdate } from './profile';
+import { editableProfileChanges, editableProfileFields, validateProfileUpdate } from './profile';
 
 const phoneUser = { email: 'old@example.com', mobile: '5550100', isEmailLoginUser: false };
 const emailUser = { ...phoneUser, isEmailLoginUser: true };
@@ -37,5 +37,13 @@ describe('section 5: profile update', () => {
     expect(validateProfileUpdate({ firstName: ' ' }, phoneUser)).toEqual({ ok: false, key: 'proper_input_name', field: 'firstName' });
     expect(validateProfileUpdate({ mobile: '+1' }, phoneUser)).toEqual({ ok: false, key: 'mobile_no_blank_error', field: 'mobile' });
     expect(validateProfileUpdate('x', phoneUser)).toEqual({ ok: false, key: 'update_failed' });
+  });
+});
+
+describe('section 5: profile changes on checked fields', () => {
+  it('keeps email and mobile of email-login users, dropping them when sent back unchanged', () => {
+    expect(editableProfileChanges({ firstName: 'Ada', email: 'old@example.com', mobile: '5550100' }, emailUser)).toEqual({ ok: true, value: { firstName: 'Ada' } });
+    expect(editableProfileChanges({ mobile: '5550199' }, emailUser)).toEqual({ ok: false, key: 'field_not_editable', field: 'mobile' });
+    expect(editableProfileChanges({ email: 'new@example.org' }, phoneUser)).toEqual({ ok: true, value: { email: 'new@example.org' } });
   });
 });

@@ -12,6 +12,30 @@ export type ProfileUpdate = Partial<Record<OwnProfileField, string>>;
 export const editableProfileFields = (isEmailLoginUser: boolean): readonly OwnProfileField[] =>
   isEmailLoginUser ? ['firstName', 'lastName'] : OWN_PROFILE_FIELDS;
 
+/** Section 5: a profile's email matches the simple pattern (proper_email). */
+export const validateProfileEmail = (value: unknown): Result<string> =>
+  isSimpleEmail(value) ? ok(value.trim().toLowerCase()) : fail('proper_email', 'email');
+
+/**
+ * Section 5 on checked fields: the changes an account may make to its profile. An email-login
+ * user's email and mobile stay as they are (field_not_editable); sent back unchanged, as forms
+ * do, they are left out.
+ */
+export function editableProfileChanges(
+  update: ProfileUpdate,
+  current: { email: string; mobile: string; isEmailLoginUser: boolean },
+): Result<ProfileUpdate> {
+  const editable = editableProfileFields(current.isEmailLoginUser);
+  const changes: ProfileUpdate = {};
+  for (const field of OWN_PROFILE_FIELDS) {
+    const value = update[field];
+    if (value === undefined) continue;
+    if (editable.includes(field)) changes[field] = value;
+    else if (value !== current[field as 'email' | 'mobile']) return fail('field_not_editable', field);
+  }
+  return ok(changes);
+}
+
 /**
  * Section 5 profile update. Only the four own-profile fields are accepted; any other field
  * (usertype, walletBalance, approved, ratings, ...) is refused with field_not_editable, as is
@@ -36,9 +60,7 @@ export function validateProfileUpdate(
     }
     const checked =
       field === 'email'
-        ? isSimpleEmail(value)
-          ? ok(value.trim().toLowerCase())
-          : fail<string>('proper_email', 'email')
+        ? validateProfileEmail(value)
         : field === 'mobile'
           ? validateMobile(value)
           : validateName(value, field);

@@ -77,6 +77,12 @@ export type RegistrationFields = {
 export const isReferralIdFormat = (value: unknown): value is string =>
   typeof value === 'string' && /^[\p{Ll}\p{Lo}]{1,20}\d{4}$/u.test(value.trim().toLowerCase());
 
+/** Section 5: a referral id, if entered, has the form of one (referer_not_found); empty means none. */
+export function validateReferralId(value: unknown): Result<string | undefined> {
+  if (value === undefined || value === null || value === '') return ok(undefined);
+  return isReferralIdFormat(value) ? ok(value.trim().toLowerCase()) : fail('referer_not_found', 'referralId');
+}
+
 /**
  * Section 5 registration, in form order: names, email, password, phone, then the referral id's
  * form (whether it names a user is the server's lookup, with the same referer_not_found).
@@ -92,7 +98,8 @@ export function validateRegistration(input: unknown, passwordMode: PasswordMode 
   if (!password.ok) return password;
   const mobile = validateMobile(fieldOf(input, 'mobile'));
   if (!mobile.ok) return mobile;
-  const referral = fieldOf(input, 'referralId');
+  const referral = validateReferralId(fieldOf(input, 'referralId'));
+  if (!referral.ok) return referral;
   const fields: RegistrationFields = {
     firstName: firstName.value,
     lastName: lastName.value,
@@ -100,7 +107,5 @@ export function validateRegistration(input: unknown, passwordMode: PasswordMode 
     password: password.value,
     mobile: mobile.value,
   };
-  if (referral === undefined || referral === null || referral === '') return ok(fields);
-  if (!isReferralIdFormat(referral)) return fail('referer_not_found', 'referralId');
-  return ok({ ...fields, referralId: referral.trim().toLowerCase() });
+  return ok(referral.value === undefined ? fields : { ...fields, referralId: referral.value });
 }

@@ -4,10 +4,10 @@ import { z } from 'zod';
 import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { findUserByEmail, insertAccount, type UserRow } from '../users/accounts';
+import { findUserByEmail, insertAccount, type UserRow } from '../accounts/accounts';
+import { createSession } from '../accounts/sessions';
 import { facebookAvailable } from './methods';
 import { admit } from './service';
-import { createSession } from './sessions';
 
 const CALLBACK_PATH = '/api/auth/facebook/callback';
 const GRAPH_TIMEOUT_MS = 10_000;

@@ -1,57 +1,96 @@
-import { loginRequestSchema, otpRequestSchema, otpVerifySchema, passwordResetConfirmSchema, passwordResetRequestSchema, registerRequestSchema } from '@rideway/contract';
+import {
+  facebookCallbackQuery,
+  loginRequestSchema,
+  noContent,
+  okResponseSchema,
+  otpRequestResponse,
+  otpRequestSchema,
+  otpVerifySchema,
+  passwordResetConfirmSchema,
+  passwordResetRequestSchema,
+  registerRequestSchema,
+  registerResponse,
+  sessionResponse,
+  signInMethodsResponse,
+  verifyEmailQuery,
+} from '@rideway/contract';
 import { landingRouteAfterLogin, type UserType } from '@rideway/domain';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context';
-import { withBody, withSummary } from '../../http/docs';
 import { AppError } from '../../http/app-error';
-import { userView } from '../users/service';
+import type { RouteApp } from '../../http/routing';
+import type { UserRow } from '../accounts/accounts';
+import { newToken, revokeSession, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../accounts/sessions';
+import { userView } from '../users/view';
 import { facebookDialogUrl, facebookSignIn } from './facebook';
+import { confirmPasswordReset, requestPasswordReset, verifyEmail } from './links';
 import { signInMethods } from './methods';
-import { confirmPasswordReset, login, register, requestOtp, requestPasswordReset, verifyEmail, verifyOtp } from './service';
-import { newToken, revokeSession, SESSION_COOKIE, SESSION_LIFETIME_MS } from './sessions';
+import { requestOtp, verifyOtp } from './otp';
+import { login, register } from './service';
 
 // The login dialog's round trip carries a one-time state, kept in a cookie for the callback only.
 const STATE_COOKIE = 'rideway_oauth_state';
 const STATE_PATH = '/api/auth/facebook';
 const STATE_LIFETIME_S = 10 * 60;
 
-export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
-  const secure = ctx.config.PUBLIC_URL?.startsWith('https://') ?? false;
-  const startSession = (reply: FastifyReply, token: string) =>
-    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
+/** A browser navigation's only answer: a redirect, with no body. */
+const redirected = { 302: noContent };
 
-  app.post('/api/auth/register', withBody('Register a rider or a driver (section 5)', registerRequestSchema), async (request, reply) => {
+export function authRoutes(app: RouteApp, ctx: AppContext): void {
+  const secure = ctx.config.PUBLIC_URL?.startsWith('https://') ?? false;
+  const setSessionCookie = (reply: FastifyReply, token: string) =>
+    reply.setCookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure, path: '/', maxAge: SESSION_LIFETIME_MS / 1000 });
+  /** Sets the session cookie and answers the token and the user. */
+  const startSession = async (reply: FastifyReply, session: { token: string; user: UserRow }) => {
+    void setSessionCookie(reply, session.token);
+    return { token: session.token, user: await userView(ctx.db, session.user) };
+  };
+
+  app.post('/api/auth/register', {
+    config: { access: 'public' },
+    schema: { summary: 'Register a rider or a driver (section 5)', body: registerRequestSchema, response: { 201: registerResponse } },
+  }, async (request, reply) => {
     const user = await register(ctx, request.body);
     return reply.status(201).send({ user: await userView(ctx.db, user) });
   });
 
-  app.post('/api/auth/login', withBody('Sign in by email and password; sets the session cookie', loginRequestSchema), async (request, reply) => {
-    const { token, user } = await login(ctx, request.body, request.ip);
-    startSession(reply, token);
-    return { token, user: await userView(ctx.db, user) };
-  });
+  app.post('/api/auth/login', {
+    config: { access: 'public' },
+    schema: { summary: 'Sign in by email and password; sets the session cookie', body: loginRequestSchema, response: { 200: sessionResponse } },
+  }, async (request, reply) => startSession(reply, await login(ctx, request.body, request.ip)));
 
-  app.post('/api/auth/otp/request', withBody('Phone sign-in: send a 6-digit code by SMS', otpRequestSchema), async (request) => requestOtp(ctx, request.body));
+  app.post('/api/auth/otp/request', {
+    config: { access: 'public' },
+    schema: { summary: 'Phone sign-in: send a 6-digit code by SMS', body: otpRequestSchema, response: { 200: otpRequestResponse } },
+  }, async (request) => requestOtp(ctx, request.body));
 
-  app.post('/api/auth/otp/verify', withBody('Phone sign-in: verify the code', otpVerifySchema), async (request, reply) => {
-    const { token, user } = await verifyOtp(ctx, request.body);
-    startSession(reply, token);
-    return { token, user: await userView(ctx.db, user) };
-  });
+  app.post('/api/auth/otp/verify', {
+    config: { access: 'public' },
+    schema: { summary: 'Phone sign-in: verify the code; sets the session cookie', body: otpVerifySchema, response: { 200: sessionResponse } },
+  }, async (request, reply) => startSession(reply, await verifyOtp(ctx, request.body)));
 
-  app.post('/api/auth/password-reset', withBody('Mail a single-use password reset link', passwordResetRequestSchema), async (request) => {
+  app.post('/api/auth/password-reset', {
+    config: { access: 'public' },
+    schema: { summary: 'Mail a single-use password reset link', body: passwordResetRequestSchema, response: { 200: okResponseSchema } },
+  }, async (request) => {
     await requestPasswordReset(ctx, request.body);
-    return { ok: true };
+    return { ok: true as const };
   });
 
-  app.post('/api/auth/password-reset/confirm', withBody('Set a new password with the mailed token', passwordResetConfirmSchema), async (request) => {
+  app.post('/api/auth/password-reset/confirm', {
+    config: { access: 'public' },
+    schema: { summary: 'Set a new password with the mailed token', body: passwordResetConfirmSchema, response: { 200: okResponseSchema } },
+  }, async (request) => {
     await confirmPasswordReset(ctx, request.body);
-    return { ok: true };
+    return { ok: true as const };
   });
 
-  app.get('/api/auth/verify-email', withSummary('The emailed verification link'), async (request, reply) => {
+  app.get('/api/auth/verify-email', {
+    config: { access: 'public' },
+    schema: { summary: 'The emailed verification link: back to /login with verified=1 or 0', querystring: verifyEmailQuery, response: redirected },
+  }, async (request, reply) => {
     try {
-      await verifyEmail(ctx, (request.query as Record<string, unknown>).token);
+      await verifyEmail(ctx, request.query.token);
       return await reply.redirect('/login?verified=1');
     } catch (error) {
       if (error instanceof AppError) return reply.redirect('/login?verified=0');
@@ -66,7 +105,10 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
   };
   const originOf = (request: FastifyRequest) => ctx.config.PUBLIC_URL ?? `${request.protocol}://${request.host}`;
 
-  app.get('/api/auth/facebook', withSummary("Sign in with Facebook: off to Facebook's login dialog"), async (request, reply) => {
+  app.get('/api/auth/facebook', {
+    config: { access: 'public' },
+    schema: { summary: "Sign in with Facebook: off to Facebook's login dialog", response: redirected },
+  }, async (request, reply) => {
     const state = newToken();
     try {
       const dialog = await facebookDialogUrl(ctx, originOf(request), state);
@@ -76,23 +118,31 @@ export function authRoutes(app: FastifyInstance, ctx: AppContext): void {
     }
   });
 
-  app.get('/api/auth/facebook/callback', withSummary("Facebook's answer: starts the session and goes to the user's home"), async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
+  app.get('/api/auth/facebook/callback', {
+    config: { access: 'public' },
+    schema: { summary: "Facebook's answer: starts the session and goes to the user's home", querystring: facebookCallbackQuery, response: redirected },
+  }, async (request, reply) => {
+    const { code, state } = request.query;
     try {
       const expected = request.cookies[STATE_COOKIE];
-      if (!expected || query.state !== expected || typeof query.code !== 'string' || query.code.length > 2000) throw new AppError('login_error');
-      const { token, user } = await facebookSignIn(ctx, originOf(request), query.code);
-      startSession(reply, token);
-      return await reply.clearCookie(STATE_COOKIE, { path: STATE_PATH }).redirect(landingRouteAfterLogin(user.usertype as UserType));
+      if (!expected || state !== expected || code === undefined) throw new AppError('login_error');
+      const session = await facebookSignIn(ctx, originOf(request), code);
+      return await setSessionCookie(reply, session.token).clearCookie(STATE_COOKIE, { path: STATE_PATH }).redirect(landingRouteAfterLogin(session.user.usertype as UserType));
     } catch (error) {
       return failedSignIn(reply, error);
     }
   });
 
-  app.get('/api/auth/methods', withSummary('The sign-in methods on offer'), () => signInMethods(ctx));
+  app.get('/api/auth/methods', {
+    config: { access: 'public' },
+    schema: { summary: 'The sign-in methods on offer', response: { 200: signInMethodsResponse } },
+  }, () => signInMethods(ctx));
 
-  app.post('/api/auth/logout', withSummary('End this session'), async (request, reply) => {
+  app.post('/api/auth/logout', {
+    config: { access: 'public' },
+    schema: { summary: 'End this session', response: { 204: noContent } },
+  }, async (request, reply) => {
     if (request.sessionToken) await revokeSession(ctx.db, request.sessionToken);
-    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).status(204).send();
+    return reply.clearCookie(SESSION_COOKIE, { path: '/' }).status(204).send(null);
   });
 }

@@ -1,13 +1,12 @@
-import { fieldOf, isLatLng } from '@rideway/domain';
+import type { DriverLocation, DriverStatus, LiveDriver } from '@rideway/contract';
 import { and, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { bookings, tracking, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
-import { AppError } from '../../http/app-error';
 import type { DriverPresence } from '../../providers/geo/port';
 import { eventFrame, emit } from '../../realtime/events';
-import { findUser, type UserRow } from '../users/accounts';
+import { findUser, type UserRow } from '../accounts/accounts';
 
 export const driverTimeoutMs = (ctx: AppContext): number => ctx.config.DRIVER_TIMEOUT_S * 1000;
 /** Positions reported at or after this count as fresh. */
@@ -24,7 +23,7 @@ const presenceOf = (row: UserRow, position: { lat: number; lng: number; at: numb
 });
 
 /** What the live driver map shows of a driver. */
-export const liveDriverView = (presence: DriverPresence) => ({
+export const liveDriverView = (presence: DriverPresence): LiveDriver => ({
   uid: presence.uid,
   name: presence.name,
   vehicleNumber: presence.vehicleNumber,
@@ -77,11 +76,9 @@ export async function addTrackingPoint(
  * POST /api/driver/location (and `location` over the WebSocket): the position goes to the live
  * index and the live map at once; the users table gets it written behind, in batches.
  */
-export async function reportLocation(ctx: AppContext, actor: Actor, input: unknown): Promise<{ at: number; online: boolean }> {
-  const position = { lat: fieldOf(input, 'lat'), lng: fieldOf(input, 'lng') };
-  if (!isLatLng(position)) throw new AppError('validation_error', typeof position.lat === 'number' ? 'lng' : 'lat');
+export async function reportLocation(ctx: AppContext, actor: Actor, { lat, lng }: DriverLocation): Promise<{ at: number; online: boolean }> {
   const at = ctx.now();
-  const report = { lat: position.lat, lng: position.lng, at };
+  const report = { lat, lng, at };
   let presence = await ctx.live.geo.move(actor.uid, report);
   if (!presence) {
     // Not in the index: offline, or online since before this process started. The database says which.
@@ -123,12 +120,10 @@ export async function syncDriver(ctx: AppContext, uid: string): Promise<void> {
 }
 
 /** PATCH /api/driver/status: online or offline (driverActiveStatus). */
-export async function setDriverStatus(ctx: AppContext, actor: Actor, input: unknown): Promise<{ driverActiveStatus: boolean }> {
-  const value = fieldOf(input, 'driverActiveStatus');
-  if (typeof value !== 'boolean') throw new AppError('validation_error', 'driverActiveStatus');
-  await ctx.db.update(users).set({ driverActiveStatus: value }).where(eq(users.id, actor.uid));
+export async function setDriverStatus(ctx: AppContext, actor: Actor, { driverActiveStatus }: DriverStatus): Promise<DriverStatus> {
+  await ctx.db.update(users).set({ driverActiveStatus }).where(eq(users.id, actor.uid));
   await syncDriver(ctx, actor.uid);
-  return { driverActiveStatus: value };
+  return { driverActiveStatus };
 }
 
 /** Writes the positions reported since the last flush to the users table in one statement. */
@@ -175,7 +170,7 @@ export async function warmIndex(ctx: AppContext): Promise<number> {
 }
 
 /** The drivers on the live map a viewer may see: all for admins, its own for a fleet admin. */
-export async function liveDrivers(ctx: AppContext, viewer: { uid: string; usertype: string }) {
+export async function liveDrivers(ctx: AppContext, viewer: { uid: string; usertype: string }): Promise<LiveDriver[]> {
   const listed = await ctx.live.geo.list({ freshSince: freshSince(ctx), ...(viewer.usertype === 'fleetadmin' ? { fleetadmin: viewer.uid } : {}) });
   return listed.map(liveDriverView);
 }

@@ -1,10 +1,16 @@
-import { settingsSchema } from '@rideway/contract';
-import type { FastifyInstance } from 'fastify';
+import { savedSettingsResponse, settingsResponse, settingsUpdateSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
-import { withBody, withSummary } from '../../http/docs';
+import { ADMIN, type RouteApp } from '../../http/routing';
 import { readSettings, updateSettings } from './service';
 
-export function settingsRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/settings', withSummary('Settings: the public subset, or all for admins'), async (request) => ({ settings: await readSettings(ctx, request.actor?.usertype ?? null) }));
-  app.patch('/api/settings', withBody('Save settings (section 5)', settingsSchema.partial()), async (request) => ({ settings: await updateSettings(ctx, request.body) }));
+export function settingsRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get('/api/settings', {
+    config: { access: 'public' },
+    schema: { summary: 'Settings: the public ones, or every setting for admins', response: { 200: settingsResponse } },
+  }, async (request) => ({ settings: await readSettings(ctx, request.actor?.usertype ?? null) }));
+
+  app.patch('/api/settings', {
+    config: { access: ADMIN },
+    schema: { summary: 'Save settings (section 5)', body: settingsUpdateSchema, response: { 200: savedSettingsResponse } },
+  }, async (request) => ({ settings: await updateSettings(ctx, request.body) }));
 }

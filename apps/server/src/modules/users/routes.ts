@@ -1,25 +1,46 @@
-import { addUserRequestSchema, editUserRequestSchema, profileUpdateSchema } from '@rideway/contract';
-import type { FastifyInstance } from 'fastify';
+import { editUserRequestSchema, addUserRequestSchema, idParams, noContent, profileUpdateSchema, userListQuery, userListResponse, userResponse } from '@rideway/contract';
 import type { AppContext } from '../../context';
-import { withBody, withSummary } from '../../http/docs';
 import { actorOf } from '../../http/actor';
-import { SESSION_COOKIE } from '../auth/sessions';
-import { addUser, deleteUser, editUser, listUsers, updateMe, userView } from './service';
+import { ALL, type RouteApp } from '../../http/routing';
+import { SESSION_COOKIE } from '../accounts/sessions';
+import { updateMe } from './me';
+import { addUser, deleteUser, editUser, listUsers } from './service';
+import { userView } from './view';
 
-type IdParams = { id: string };
+const MANAGERS = ['admin', 'fleetadmin'] as const;
 
-export function userRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/me', withSummary('The signed-in user'), async (request) => ({ user: await userView(ctx.db, actorOf(request).user) }));
-  app.patch('/api/me', withBody('Edit the own profile (section 5)', profileUpdateSchema), async (request) => ({ user: await updateMe(ctx, actorOf(request), request.body) }));
+export function userRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get('/api/me', {
+    config: { access: ALL },
+    schema: { summary: 'The signed-in user', response: { 200: userResponse } },
+  }, async (request) => ({ user: await userView(ctx.db, actorOf(request).user) }));
 
-  app.get('/api/users', withSummary('Riders, drivers and fleet admins (a fleet admin: its drivers); ?usertype='), async (request) => ({ users: await listUsers(ctx, actorOf(request), (request.query as Record<string, unknown>).usertype) }));
-  app.post('/api/users', withBody('Add a user (a fleet admin: a driver of its own)', addUserRequestSchema), async (request, reply) => reply.status(201).send({ user: await addUser(ctx, actorOf(request), request.body) }));
-  app.patch<{ Params: IdParams }>('/api/users/:id', withBody('Edit a managed user', editUserRequestSchema), async (request) => ({
-    user: await editUser(ctx, actorOf(request), request.params.id, request.body),
-  }));
-  app.delete<{ Params: IdParams }>('/api/users/:id', withSummary('Delete a user; deleting yourself signs you out'), async (request, reply) => {
+  app.patch('/api/me', {
+    config: { access: ALL },
+    schema: { summary: 'Edit the own profile (section 5)', body: profileUpdateSchema, response: { 200: userResponse } },
+  }, async (request) => ({ user: await updateMe(ctx, actorOf(request), request.body) }));
+
+  app.get('/api/users', {
+    config: { access: MANAGERS },
+    schema: { summary: 'Riders, drivers and fleet admins (a fleet admin: its drivers)', querystring: userListQuery, response: { 200: userListResponse } },
+  }, async (request) => ({ users: await listUsers(ctx, actorOf(request), request.query.usertype) }));
+
+  app.post('/api/users', {
+    config: { access: MANAGERS },
+    schema: { summary: 'Add a user (a fleet admin: a driver of its own)', body: addUserRequestSchema, response: { 201: userResponse } },
+  }, async (request, reply) => reply.status(201).send({ user: await addUser(ctx, actorOf(request), request.body) }));
+
+  app.patch('/api/users/:id', {
+    config: { access: MANAGERS },
+    schema: { summary: 'Edit a managed user', params: idParams, body: editUserRequestSchema, response: { 200: userResponse } },
+  }, async (request) => ({ user: await editUser(ctx, actorOf(request), request.params.id, request.body) }));
+
+  app.delete('/api/users/:id', {
+    config: { access: ALL },
+    schema: { summary: 'Delete a user; deleting yourself signs you out', params: idParams, response: { 204: noContent } },
+  }, async (request, reply) => {
     const { self } = await deleteUser(ctx, actorOf(request), request.params.id);
     if (self) void reply.clearCookie(SESSION_COOKIE, { path: '/' });
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

@@ -1,10 +1,12 @@
 import type { User } from '@rideway/contract';
 import { fromMinor, type UserType } from '@rideway/domain';
-import type { users } from '../../db/schema';
+import { desc, eq } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/client';
+import { savedAddresses } from '../../db/schema';
+import type { UserRow } from '../accounts/accounts';
+import { balanceMinor } from '../wallet/ledger';
 
-type UserRow = typeof users.$inferSelect;
-
-/** A user as the API shows it: never a password hash; money in major units. */
+/** A user as the API shows it (the contract's userSchema): never a password hash; money in major units. */
 export function toApiUser(row: UserRow, extra: { walletBalanceMinor: number; savedAddresses?: User['savedAddresses'] }): User {
   return {
     id: row.id,
@@ -39,4 +41,13 @@ export function toApiUser(row: UserRow, extra: { walletBalanceMinor: number; sav
     bankAccount: row.bankAccount,
     savedAddresses: extra.savedAddresses ?? [],
   };
+}
+
+/** One user's full view: with its wallet balance and saved addresses (most used first). */
+export async function userView(db: Db | Tx, row: UserRow): Promise<User> {
+  const addresses = await db.select().from(savedAddresses).where(eq(savedAddresses.uid, row.id)).orderBy(desc(savedAddresses.count));
+  return toApiUser(row, {
+    walletBalanceMinor: await balanceMinor(db, row.id),
+    savedAddresses: addresses.map(({ description, lat, lng, count }) => ({ description, lat, lng, count })),
+  });
 }

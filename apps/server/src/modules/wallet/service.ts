@@ -1,13 +1,13 @@
-import type { WalletHistoryEntry } from '@rideway/contract';
-import { fromMinor, toMinor, validateAddToWallet } from '@rideway/domain';
+import type { WalletCreditRequest, WalletHistoryEntry, WalletView } from '@rideway/contract';
+import { fromMinor, toMinor } from '@rideway/domain';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../http/actor';
-import { AppError, unwrap } from '../../http/app-error';
+import { AppError } from '../../http/app-error';
+import { findUser } from '../accounts/accounts';
 import { enqueue } from '../outbox/service';
-import { findUser } from '../users/accounts';
 import { appendEntry, balanceMinor, history, lockWallet } from './ledger';
 
-export async function walletOf(ctx: AppContext, uid: string): Promise<{ walletBalance: number; walletHistory: WalletHistoryEntry[] }> {
+export async function walletOf(ctx: AppContext, uid: string): Promise<WalletView> {
   const [balance, entries] = await Promise.all([balanceMinor(ctx.db, uid), history(ctx.db, uid)]);
   return {
     walletBalance: fromMinor(balance),
@@ -21,9 +21,8 @@ export async function walletOf(ctx: AppContext, uid: string): Promise<{ walletBa
   };
 }
 
-/** Section 5 and 6: an admin credits a user's wallet (txRef AdminCredit); no_details_error otherwise. */
-export async function creditWallet(ctx: AppContext, actor: Actor, input: unknown): Promise<{ walletBalance: number }> {
-  const { uid, amount } = unwrap(validateAddToWallet(input));
+/** Section 5 and 6: an admin credits a user's wallet (txRef AdminCredit); never an admin's. */
+export async function creditWallet(ctx: AppContext, actor: Actor, { uid, amount }: WalletCreditRequest): Promise<{ walletBalance: number }> {
   const target = await findUser(ctx.db, uid);
   if (!target || target.usertype === 'admin') throw new AppError('not_found', 'uid');
   return ctx.db.transaction(async (tx) => {

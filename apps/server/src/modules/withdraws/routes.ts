@@ -1,12 +1,22 @@
-import { withdrawRequestSchema } from '@rideway/contract';
-import type { FastifyInstance } from 'fastify';
+import { idParams, withdrawListResponse, withdrawRequestSchema, withdrawResponse } from '@rideway/contract';
 import type { AppContext } from '../../context';
-import { withBody, withSummary } from '../../http/docs';
 import { actorOf } from '../../http/actor';
+import { ADMIN, type RouteApp } from '../../http/routing';
 import { completeWithdraw, listWithdraws, requestWithdraw } from './service';
 
-export function withdrawRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/withdraws', withSummary('Withdraw requests (a driver: its own)'), async (request) => ({ withdraws: await listWithdraws(ctx, actorOf(request)) }));
-  app.post('/api/withdraws', withBody('Ask to withdraw from the wallet', withdrawRequestSchema), async (request, reply) => reply.status(201).send({ withdraw: await requestWithdraw(ctx, actorOf(request), request.body) }));
-  app.post<{ Params: { id: string } }>('/api/withdraws/:id/complete', withSummary('Mark a withdrawal paid'), async (request) => ({ withdraw: await completeWithdraw(ctx, request.params.id) }));
+export function withdrawRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get('/api/withdraws', {
+    config: { access: ['admin', 'driver'] },
+    schema: { summary: 'Withdraw requests (a driver: its own)', response: { 200: withdrawListResponse } },
+  }, async (request) => ({ withdraws: await listWithdraws(ctx, actorOf(request)) }));
+
+  app.post('/api/withdraws', {
+    config: { access: ['driver'] },
+    schema: { summary: 'Ask to withdraw from the wallet', body: withdrawRequestSchema, response: { 201: withdrawResponse } },
+  }, async (request, reply) => reply.status(201).send({ withdraw: await requestWithdraw(ctx, actorOf(request), request.body) }));
+
+  app.post('/api/withdraws/:id/complete', {
+    config: { access: ADMIN },
+    schema: { summary: 'Mark a withdrawal paid', params: idParams, response: { 200: withdrawResponse } },
+  }, async (request) => ({ withdraw: await completeWithdraw(ctx, request.params.id) }));
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Withdraw } from '@rideway/contract';
-import { fieldOf, fromMinor, isMoneyAmount, numberOf, textOf, toMinor } from '@rideway/domain';
+import type { Withdraw, WithdrawRequest } from '@rideway/contract';
+import { fromMinor, toMinor } from '@rideway/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { users, withdraws } from '../../db/schema';
@@ -39,14 +39,13 @@ export async function listWithdraws(ctx: AppContext, actor: Actor): Promise<With
  * and the request are written in one transaction with the wallet locked), and with bank details
  * when bank_fields is on (from the body, else the profile).
  */
-export async function requestWithdraw(ctx: AppContext, actor: Actor, input: unknown): Promise<Withdraw> {
-  const amount = numberOf(fieldOf(input, 'amount'));
-  if (amount === undefined || amount <= 0 || !isMoneyAmount(amount)) throw new AppError('no_details_error', 'amount');
+export async function requestWithdraw(ctx: AppContext, actor: Actor, input: WithdrawRequest): Promise<Withdraw> {
+  const { amount } = input;
   const settings = await getSettings(ctx.db);
   const bank = {
-    bankName: textOf(fieldOf(input, 'bankName'), 100)?.trim() || actor.user.bankName,
-    bankCode: textOf(fieldOf(input, 'bankCode'), 50)?.trim() || actor.user.bankCode,
-    bankAccount: textOf(fieldOf(input, 'bankAccount'), 50)?.trim() || actor.user.bankAccount,
+    bankName: input.bankName?.trim() || actor.user.bankName,
+    bankCode: input.bankCode?.trim() || actor.user.bankCode,
+    bankAccount: input.bankAccount?.trim() || actor.user.bankAccount,
   };
   if (settings.bank_fields && (!bank.bankName || !bank.bankCode || !bank.bankAccount)) throw new AppError('no_details_error', 'bankAccount');
   return ctx.db.transaction(async (tx) => {
