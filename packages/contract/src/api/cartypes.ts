@@ -18,6 +18,7 @@ const carTypeFields = {
   options: z.array(pricedChoice).max(50),
   cancelSlab: z.array(cancelSlabSchema).max(50),
 };
+// Strict: a field the server computes or does not know (trip_cost, id) is refused, not ignored.
 export const carTypeCreateSchema = z.strictObject({
   ...carTypeFields,
   image: carTypeFields.image.default(''),
@@ -26,4 +27,10 @@ export const carTypeCreateSchema = z.strictObject({
   options: carTypeFields.options.default([]),
   cancelSlab: carTypeFields.cancelSlab.default([]),
 });
+export type CarTypeCreate = z.output<typeof carTypeCreateSchema>;
+
 export const carTypeUpdateSchema = z.strictObject(carTypeFields).partial();
+export type CarTypeUpdate = z.output<typeof carTypeUpdateSchema>;
+
+export const carTypeListResponse = z.object({ cartypes: z.array(carTypeSchema) });
+export const carTypeResponse = z.object({ cartype: carTypeSchema });

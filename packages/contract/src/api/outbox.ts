@@ -1,2 +1,37 @@
-/** Request and response schemas of the outbox routes. */
-export {};
+import { PUSH_SCREENS } from '@rideway/domain';
+import { z } from 'zod';
+import { epochMs } from '../primitives';
+
+/** The outbox as admins read it: mail, SMS and push messages, sent or waiting to leave. */
+
+/** The channels people receive messages on (live events have their own log). */
+export const OUTBOX_CHANNELS = ['mail', 'sms', 'push'] as const;
+
+export const outboxQuerySchema = z.object({
+  channel: z.enum(OUTBOX_CHANNELS).optional(),
+  recipient: z.string().max(254).optional().meta({ description: 'A user id, an email address or a mobile number' }),
+});
+export type OutboxQuery = z.output<typeof outboxQuerySchema>;
+
+export const mailPayloadSchema = z.object({ subject: z.string(), text: z.string() });
+export const smsPayloadSchema = z.object({ text: z.string() });
+/** Section 7's push message: title, msg, optionally a screen and its params. */
+export const pushPayloadSchema = z.object({
+  title: z.string(),
+  msg: z.string(),
+  screen: z.enum(PUSH_SCREENS).optional(),
+  params: z.record(z.string(), z.string()).optional(),
+});
+export type MailPayload = z.infer<typeof mailPayloadSchema>;
+export type SmsPayload = z.infer<typeof smsPayloadSchema>;
+export type PushPayload = z.infer<typeof pushPayloadSchema>;
+
+const message = { id: z.number().int(), recipient: z.string(), createdAt: epochMs, deliveredAt: epochMs.nullable() };
+export const outboxMessageSchema = z.discriminatedUnion('channel', [
+  z.object({ channel: z.literal('mail'), ...message, payload: mailPayloadSchema }),
+  z.object({ channel: z.literal('sms'), ...message, payload: smsPayloadSchema }),
+  z.object({ channel: z.literal('push'), ...message, payload: pushPayloadSchema }),
+]);
+export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
+
+export const outboxResponse = z.object({ messages: z.array(outboxMessageSchema) });

@@ -3,7 +3,7 @@ import { promoSchema } from '../catalogue';
 
 /** Promos (section 3), written by an admin. */
 
-// user_avail is counted by the server and read-only: a body carrying it is refused.
+// Strict: user_avail is counted by the server and read-only, so a body carrying it is refused.
 const promoFields = {
   promo_name: promoSchema.shape.promo_name.trim().toUpperCase(),
   promo_description: promoSchema.shape.promo_description,
@@ -20,4 +20,10 @@ export const promoCreateSchema = z.strictObject({
   max_promo_discount_value: promoFields.max_promo_discount_value.default(0),
   min_order: promoFields.min_order.default(0),
 });
+export type PromoCreate = z.output<typeof promoCreateSchema>;
+
 export const promoUpdateSchema = z.strictObject(promoFields).partial();
+export type PromoUpdate = z.output<typeof promoUpdateSchema>;
+
+export const promoListResponse = z.object({ promos: z.array(promoSchema) });
+export const promoResponse = z.object({ promo: promoSchema });

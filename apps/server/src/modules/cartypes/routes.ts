@@ -1,17 +1,29 @@
-import { carTypeCreateSchema, carTypeUpdateSchema } from '@rideway/contract';
-import type { FastifyInstance } from 'fastify';
+import { carTypeCreateSchema, carTypeListResponse, carTypeResponse, carTypeUpdateSchema, idParams, noContent } from '@rideway/contract';
 import type { AppContext } from '../../context';
-import { withBody, withSummary } from '../../http/docs';
+import { ADMIN, type RouteApp } from '../../http/routing';
 import { createCarType, deleteCarType, listCarTypes, updateCarType } from './service';
 
-type IdParams = { id: string };
+export function carTypeRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get('/api/cartypes', {
+    config: { access: 'public' },
+    schema: { summary: 'Car types', response: { 200: carTypeListResponse } },
+  }, async () => ({ cartypes: await listCarTypes(ctx) }));
 
-export function carTypeRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/cartypes', withSummary('Car types'), async () => ({ cartypes: await listCarTypes(ctx) }));
-  app.post('/api/cartypes', withBody('Add a car type', carTypeCreateSchema), async (request, reply) => reply.status(201).send({ cartype: await createCarType(ctx, request.body) }));
-  app.patch<{ Params: IdParams }>('/api/cartypes/:id', withBody('Edit a car type', carTypeUpdateSchema), async (request) => ({ cartype: await updateCarType(ctx, request.params.id, request.body) }));
-  app.delete<{ Params: IdParams }>('/api/cartypes/:id', withSummary('Delete a car type'), async (request, reply) => {
+  app.post('/api/cartypes', {
+    config: { access: ADMIN },
+    schema: { summary: 'Add a car type', body: carTypeCreateSchema, response: { 201: carTypeResponse } },
+  }, async (request, reply) => reply.status(201).send({ cartype: await createCarType(ctx, request.body) }));
+
+  app.patch('/api/cartypes/:id', {
+    config: { access: ADMIN },
+    schema: { summary: 'Edit a car type', params: idParams, body: carTypeUpdateSchema, response: { 200: carTypeResponse } },
+  }, async (request) => ({ cartype: await updateCarType(ctx, request.params.id, request.body) }));
+
+  app.delete('/api/cartypes/:id', {
+    config: { access: ADMIN },
+    schema: { summary: 'Delete a car type', params: idParams, response: { 204: noContent } },
+  }, async (request, reply) => {
     await deleteCarType(ctx, request.params.id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

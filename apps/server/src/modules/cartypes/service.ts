@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { carTypeCreateSchema, carTypeUpdateSchema, type CarType } from '@rideway/contract';
+import type { CarType, CarTypeCreate, CarTypeUpdate } from '@rideway/contract';
 import { fromMinor, toMinor } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
-import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { carTypes } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { parseBody } from '../../http/body';
 import { decodeImageDataUrl } from '../../providers/storage';
 import { assertNotDemoMode } from '../settings/service';
 
@@ -32,8 +30,6 @@ export function toApiCarType(row: CarTypeRow): CarType {
 }
 
 const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
-const createSchema = carTypeCreateSchema;
-const updateSchema = carTypeUpdateSchema;
 
 async function storedImage(ctx: AppContext, image: string | undefined): Promise<string | undefined> {
   if (image === undefined || !image.startsWith('data:')) {
@@ -45,7 +41,7 @@ async function storedImage(ctx: AppContext, image: string | undefined): Promise<
   return `/api/files/${await ctx.storage.put('cartypes', decoded.bytes, decoded.extension)}`;
 }
 
-function toColumns(input: z.output<typeof updateSchema>): Partial<typeof carTypes.$inferInsert> {
+function toColumns(input: CarTypeUpdate): Partial<typeof carTypes.$inferInsert> {
   const columns: Partial<typeof carTypes.$inferInsert> = {};
   if (input.name !== undefined) columns.name = input.name;
   if (input.base_fare !== undefined) columns.baseFareMinor = toMinor(input.base_fare);
@@ -74,9 +70,8 @@ async function assertNameFree(ctx: AppContext, name: string | undefined, exceptI
 export const listCarTypes = async (ctx: AppContext) =>
   (await ctx.db.select().from(carTypes).orderBy(asc(carTypes.createdAt), asc(carTypes.name))).map(toApiCarType);
 
-export async function createCarType(ctx: AppContext, input: unknown): Promise<CarType> {
+export async function createCarType(ctx: AppContext, body: CarTypeCreate): Promise<CarType> {
   await assertNotDemoMode(ctx.db, 'cartype:add');
-  const body = parseBody(createSchema, input);
   const columns = toColumns(body);
   assertFeeInRange(body.convenience_fee_type, columns.convenienceFeesHundredths ?? 0);
   await assertNameFree(ctx, body.name);
@@ -99,9 +94,8 @@ export async function createCarType(ctx: AppContext, input: unknown): Promise<Ca
   return toApiCarType(rows[0] as CarTypeRow);
 }
 
-export async function updateCarType(ctx: AppContext, id: string, input: unknown): Promise<CarType> {
+export async function updateCarType(ctx: AppContext, id: string, body: CarTypeUpdate): Promise<CarType> {
   await assertNotDemoMode(ctx.db, 'cartype:update');
-  const body = parseBody(updateSchema, input);
   const columns = toColumns(body);
   const image = await storedImage(ctx, body.image);
   if (image !== undefined) columns.image = image;

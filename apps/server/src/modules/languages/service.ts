@@ -1,3 +1,4 @@
+import type { LanguageFile } from '@rideway/contract';
 import { asc } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { languages } from '../../db/schema';
@@ -21,7 +22,8 @@ export async function installLanguages(db: Db): Promise<void> {
 }
 
 /** Section 7 GET /get_languages: a map of languages, the default first. */
-export async function languageMap(db: Db) {
+export async function languageMap(db: Db): Promise<Record<string, LanguageFile>> {
   const rows = await db.select().from(languages).orderBy(asc(languages.position));
-  return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir, default: row.isDefault, messages: row.messages }]));
+  // dir is stored from BUILT_IN_LANGUAGES, whose directions are 'ltr' or 'rtl'.
+  return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir as LanguageFile['dir'], default: row.isDefault, messages: row.messages }]));
 }

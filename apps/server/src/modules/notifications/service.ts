@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { notificationRecipients, validateNotificationDraft } from '@rideway/domain';
+import type { SentNotification } from '@rideway/contract';
+import { notificationRecipients, type NotificationDraft } from '@rideway/domain';
 import { desc, eq, inArray, isNotNull, and } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { notifications, users } from '../../db/schema';
@@ -7,10 +8,10 @@ import { AppError, unwrap } from '../../http/app-error';
 import { enqueue } from '../outbox/service';
 import { assertNotDemoMode } from '../settings/service';
 
-const view = (row: typeof notifications.$inferSelect) => ({
+const view = (row: typeof notifications.$inferSelect): SentNotification => ({
   id: row.id,
-  devicetype: row.devicetype,
-  usertype: row.usertype,
+  devicetype: row.devicetype as SentNotification['devicetype'],
+  usertype: row.usertype as SentNotification['usertype'],
   title: row.title,
   body: row.body,
   createdAt: row.createdAt,
@@ -25,9 +26,8 @@ export const listNotifications = async (ctx: AppContext) =>
  * devicetype and have a push token ('no user match' otherwise); one push per recipient leaves
  * through the outbox in the same transaction. Blocked in demo mode.
  */
-export async function sendNotification(ctx: AppContext, input: unknown) {
+export async function sendNotification(ctx: AppContext, draft: NotificationDraft): Promise<SentNotification> {
   await assertNotDemoMode(ctx.db, 'notification:send');
-  const draft = unwrap(validateNotificationDraft(input));
   return ctx.db.transaction(async (tx) => {
     const candidates = await tx
       .select({ id: users.id, usertype: users.usertype, userPlatform: users.userPlatform, pushToken: users.pushToken })

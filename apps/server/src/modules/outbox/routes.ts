@@ -1,18 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import { outboxQuerySchema, outboxResponse } from '@rideway/contract';
 import type { AppContext } from '../../context';
-import { withSummary } from '../../http/docs';
-import { AppError } from '../../http/app-error';
-import { listOutbox, type OutboxChannel } from './service';
-
-const CHANNELS: readonly OutboxChannel[] = ['mail', 'sms', 'push'];
+import { ADMIN, type RouteApp } from '../../http/routing';
+import { listOutbox } from './service';
 
 /** Admins read what left (or waits to leave) by mail, SMS and push: on one laptop, this is the inbox. */
-export function outboxRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/outbox', withSummary('Mail, SMS and push messages; ?channel=&recipient='), async (request) => {
-    const { channel, recipient } = request.query as Record<string, unknown>;
-    if (channel !== undefined && !CHANNELS.includes(channel as OutboxChannel)) throw new AppError('validation_error', 'channel');
-    if (recipient !== undefined && (typeof recipient !== 'string' || recipient.length > 254)) throw new AppError('validation_error', 'recipient');
-    const rows = await listOutbox(ctx.db, { channel: channel as OutboxChannel | undefined, recipient });
-    return { messages: rows.map((row) => ({ id: row.id, channel: row.channel, recipient: row.recipient, payload: row.payload, createdAt: row.createdAt, deliveredAt: row.deliveredAt })) };
-  });
+export function outboxRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get('/api/outbox', {
+    config: { access: ADMIN },
+    schema: { summary: 'Mail, SMS and push messages, newest first (200 at most)', querystring: outboxQuerySchema, response: { 200: outboxResponse } },
+  }, async (request) => ({ messages: await listOutbox(ctx.db, request.query) }));
 }

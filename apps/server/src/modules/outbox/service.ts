@@ -1,14 +1,13 @@
+import type { MailPayload, OutboxMessage, OutboxQuery, PushPayload, SmsPayload } from '@rideway/contract';
 import { and, desc, eq, isNull, ne } from 'drizzle-orm';
-import type { PushScreen } from '@rideway/domain';
 import type { Db, Tx } from '../../db/client';
 import { outbox } from '../../db/schema';
 import { emit } from '../../realtime/events';
 
-export type OutboxChannel = 'mail' | 'sms' | 'push' | 'event';
-
-export type MailMessage = { subject: string; text: string };
-export type SmsMessage = { text: string };
-export type PushMessage = { title: string; msg: string; screen?: PushScreen; params?: Record<string, string> };
+/** The messages' shapes are the contract's, so the admins' listing describes what was written. */
+export type MailMessage = MailPayload;
+export type SmsMessage = SmsPayload;
+export type PushMessage = PushPayload;
 
 /**
  * Writes a message to the outbox in the caller's transaction: it leaves only if the change that
@@ -27,18 +26,24 @@ export async function enqueue(
   if (message.channel === 'push') await emit(tx, `user:${message.recipient}`, 'notice', message.payload, now);
 }
 
-export async function listOutbox(db: Db, filter: { channel?: OutboxChannel; recipient?: string }) {
+// The payload's shape per channel is the one `enqueue` was typed with.
+const toMessage = (row: typeof outbox.$inferSelect): OutboxMessage =>
+  ({ id: row.id, channel: row.channel, recipient: row.recipient, payload: row.payload, createdAt: row.createdAt, deliveredAt: row.deliveredAt }) as OutboxMessage;
+
+/** The latest 200 messages people receive, by channel and recipient when asked. */
+export async function listOutbox(db: Db, filter: OutboxQuery): Promise<OutboxMessage[]> {
   const conditions = [
     // Live events have their own log; the listing is the messages people receive.
     filter.channel ? eq(outbox.channel, filter.channel) : ne(outbox.channel, 'event'),
     filter.recipient ? eq(outbox.recipient, filter.recipient) : undefined,
   ].filter((condition) => condition !== undefined);
-  return db
+  const rows = await db
     .select()
     .from(outbox)
     .where(conditions.length ? and(...conditions) : undefined)
     .orderBy(desc(outbox.id))
     .limit(200);
+  return rows.map(toMessage);
 }
 
 export const pendingMail = (db: Db, limit: number) =>

@@ -1,17 +1,29 @@
-import { promoCreateSchema, promoUpdateSchema } from '@rideway/contract';
-import type { FastifyInstance } from 'fastify';
+import { idParams, noContent, promoCreateSchema, promoListResponse, promoResponse, promoUpdateSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
-import { withBody, withSummary } from '../../http/docs';
+import { ADMIN, type RouteApp } from '../../http/routing';
 import { createPromo, deletePromo, listPromos, updatePromo } from './service';
 
-type IdParams = { id: string };
+export function promoRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get('/api/promos', {
+    config: { access: ADMIN },
+    schema: { summary: 'Promos, newest first', response: { 200: promoListResponse } },
+  }, async () => ({ promos: await listPromos(ctx) }));
 
-export function promoRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get('/api/promos', withSummary('Promos'), async () => ({ promos: await listPromos(ctx) }));
-  app.post('/api/promos', withBody('Add a promo', promoCreateSchema), async (request, reply) => reply.status(201).send({ promo: await createPromo(ctx, request.body) }));
-  app.patch<{ Params: IdParams }>('/api/promos/:id', withBody('Edit a promo (user_avail is read-only)', promoUpdateSchema), async (request) => ({ promo: await updatePromo(ctx, request.params.id, request.body) }));
-  app.delete<{ Params: IdParams }>('/api/promos/:id', withSummary('Delete a promo'), async (request, reply) => {
+  app.post('/api/promos', {
+    config: { access: ADMIN },
+    schema: { summary: 'Add a promo', body: promoCreateSchema, response: { 201: promoResponse } },
+  }, async (request, reply) => reply.status(201).send({ promo: await createPromo(ctx, request.body) }));
+
+  app.patch('/api/promos/:id', {
+    config: { access: ADMIN },
+    schema: { summary: 'Edit a promo (user_avail is read-only)', params: idParams, body: promoUpdateSchema, response: { 200: promoResponse } },
+  }, async (request) => ({ promo: await updatePromo(ctx, request.params.id, request.body) }));
+
+  app.delete('/api/promos/:id', {
+    config: { access: ADMIN },
+    schema: { summary: 'Delete a promo', params: idParams, response: { 204: noContent } },
+  }, async (request, reply) => {
     await deletePromo(ctx, request.params.id);
-    return reply.status(204).send();
+    return reply.status(204).send(null);
   });
 }

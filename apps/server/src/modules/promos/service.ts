@@ -1,12 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { promoCreateSchema, promoUpdateSchema, type Promo } from '@rideway/contract';
+import type { Promo, PromoCreate, PromoUpdate } from '@rideway/contract';
 import { fromMinor, toMinor } from '@rideway/domain';
 import { desc, eq } from 'drizzle-orm';
-import type { z } from 'zod';
 import type { AppContext } from '../../context';
 import { promos } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { parseBody } from '../../http/body';
 import { assertNotDemoMode } from '../settings/service';
 
 type PromoRow = typeof promos.$inferSelect;
@@ -25,10 +23,7 @@ export const toApiPromo = (row: PromoRow): Promo => ({
   createdAt: row.createdAt,
 });
 
-const createSchema = promoCreateSchema;
-const updateSchema = promoUpdateSchema;
-
-function toColumns(input: z.output<typeof updateSchema>): Partial<typeof promos.$inferInsert> {
+function toColumns(input: PromoUpdate): Partial<typeof promos.$inferInsert> {
   const columns: Partial<typeof promos.$inferInsert> = {};
   if (input.promo_name !== undefined) columns.promoName = input.promo_name;
   if (input.promo_description !== undefined) columns.promoDescription = input.promo_description;
@@ -54,8 +49,7 @@ async function assertNameFree(ctx: AppContext, name: string | undefined, exceptI
 export const listPromos = async (ctx: AppContext) => (await ctx.db.select().from(promos).orderBy(desc(promos.createdAt))).map(toApiPromo);
 
 /** Section 6: adding a promo stays allowed in demo mode. */
-export async function createPromo(ctx: AppContext, input: unknown): Promise<Promo> {
-  const body = parseBody(createSchema, input);
+export async function createPromo(ctx: AppContext, body: PromoCreate): Promise<Promo> {
   assertPercentage(body.promo_discount_type, toMinor(body.promo_discount_value));
   await assertNameFree(ctx, body.promo_name);
   const rows = await ctx.db
@@ -76,9 +70,9 @@ export async function createPromo(ctx: AppContext, input: unknown): Promise<Prom
   return toApiPromo(rows[0] as PromoRow);
 }
 
-export async function updatePromo(ctx: AppContext, id: string, input: unknown): Promise<Promo> {
+export async function updatePromo(ctx: AppContext, id: string, input: PromoUpdate): Promise<Promo> {
   await assertNotDemoMode(ctx.db, 'promo:update');
-  const columns = toColumns(parseBody(updateSchema, input));
+  const columns = toColumns(input);
   await assertNameFree(ctx, columns.promoName, id);
   return ctx.db.transaction(async (tx) => {
     const current = (await tx.select().from(promos).where(eq(promos.id, id)).for('update'))[0];

@@ -66,8 +66,9 @@ export async function driverEarningsReport(ctx: AppContext, actor: Actor): Promi
       year,
       month,
       driver: bookings.driver,
-      driverName: sql<string>`max(${bookings.driverName})`,
-      driverVehicleNo: sql<string>`max(${bookings.vehicleNumber})`,
+      // A trip may lack the name or vehicle number: '' as in the domain's reference report.
+      driverName: sql<string>`coalesce(max(${bookings.driverName}), '')`,
+      driverVehicleNo: sql<string>`coalesce(max(${bookings.vehicleNumber}), '')`,
       bookings: sql<string>`count(*)`,
       driverShare: total(bookings.driverShareMinor),
     })
