@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
+import { healthResponse, openApiResponse } from '@rideway/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -109,10 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerNulGuard(app);
 
   app.setErrorHandler(errorHandler);
-  await registerWebApp(app, async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())));
+  await registerWebApp(app.withTypeProvider<ZodTypeProvider>() as RouteApp, async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())));
 
-  app.get('/api/health', () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
-  app.get('/api/openapi.json', () => app.swagger());
+  const routes = app.withTypeProvider<ZodTypeProvider>() as RouteApp;
+  routes.get('/api/health', { config: { access: 'public' }, schema: { summary: 'Liveness', response: { 200: healthResponse } } }, () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
+  routes.get('/api/openapi.json', { config: { access: 'public' }, schema: { summary: 'This API document', response: { 200: openApiResponse } } }, () => app.swagger() as { openapi: string });
 
   // API answers hold one user's data: no cache (a browser's, a proxy's) keeps them, unless a
   // route says otherwise (uploaded files).
@@ -131,10 +133,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerGateway(app, ctx);
 
-  for (const routes of [pushRoutes, presenceRoutes, chatRoutes, trackingRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
-    routes(app.withTypeProvider<ZodTypeProvider>() as RouteApp, ctx);
+  for (const register of [pushRoutes, presenceRoutes, chatRoutes, trackingRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+    register(routes, ctx);
   }
-  await paymentRoutes(app.withTypeProvider<ZodTypeProvider>() as RouteApp, ctx);
+  await paymentRoutes(routes, ctx);
 
   if (ctx.live.geo.kind === 'memory') await warmIndex(ctx);
   const timers = options.background === false ? [] : startBackground(ctx, jobHandlers(ctx), webPushSender(await vapidKeys(ctx)), (error) => { app.log.error({ err: error }, 'background work failed'); });

@@ -1,8 +1,10 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '@rideway/contract';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { errorBody, htmlPageResponse, webFileParams, webFileResponse } from '@rideway/contract';
+import { AppError } from './app-error';
+import type { RouteApp } from './routing';
 
 /** Where `npm run build -w @rideway/web` puts the app. */
 export const WEB_DIST = join(import.meta.dirname, '..', '..', '..', 'web', 'dist');
@@ -18,10 +20,15 @@ const wantsAppPage = (request: FastifyRequest): boolean =>
  * itself; everything else not found answers the JSON `not_found`. Without a build, `/` shows the
  * server's own status page, so API-only work needs no front-end build.
  */
-export async function registerWebApp(app: FastifyInstance, statusPage: () => Promise<string>, root = WEB_DIST): Promise<void> {
+const PUBLIC = { access: 'public' } as const;
+
+export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST): Promise<void> {
   if (!existsSync(join(root, 'index.html'))) {
-    app.get('/', async (_request, reply) => reply.type('text/html; charset=utf-8').send(await statusPage()));
-    app.get('/*', (_request, reply) => reply.status(404).send(errorBody('not_found')));
+    app.get('/', { config: PUBLIC, schema: { summary: "The server's status page (the web app is not built)", response: { 200: htmlPageResponse } } }, async (_request, reply) =>
+      reply.type('text/html; charset=utf-8').send(await statusPage()));
+    app.get('/*', { config: PUBLIC, schema: { summary: 'The web app is not built: nothing to serve', params: webFileParams, response: { 200: webFileResponse } } }, () => {
+      throw new AppError('not_found');
+    });
     app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody('not_found')));
     return;
   }
@@ -31,10 +38,10 @@ export async function registerWebApp(app: FastifyInstance, statusPage: () => Pro
   const sendPage = (reply: FastifyReply): void => {
     void reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
   };
-  app.get('/', (_request, reply) => { sendPage(reply); });
+  app.get('/', { config: PUBLIC, schema: { summary: "The web app's page", response: { 200: htmlPageResponse } } }, (_request, reply) => { sendPage(reply); });
   // A missing file falls through to the not-found handler, which answers a page request with the app.
-  app.get('/*', (request, reply) => {
-    const path = (request.params as { '*': string })['*'];
+  app.get('/*', { config: PUBLIC, schema: { summary: "The web app's files (hashed assets cached for a year)", params: webFileParams, response: { 200: webFileResponse } } }, (request, reply) => {
+    const path = request.params['*'];
     if (path.startsWith('assets/')) void reply.sendFile(path, { maxAge: '365d', immutable: true });
     else void reply.header('cache-control', 'no-cache').sendFile(path, { cacheControl: false });
   });

@@ -1,4 +1,5 @@
 import fastifyWebsocket, { type WebSocket } from '@fastify/websocket';
+import { noContent } from '@rideway/contract';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { Actor } from '../http/actor';
@@ -54,7 +55,8 @@ export function registerGateway(app: FastifyInstance, ctx: AppContext): { connec
   app.route({
     method: 'GET',
     url: '/api/ws',
-    schema: { summary: 'WebSocket: subscribe to topics, receive events (API.md "Realtime")' },
+    config: { access: 'signedIn' },
+    schema: { summary: 'WebSocket: subscribe to topics, receive events (API.md "Realtime"; messages: the contract\'s live.ts)', response: { 101: noContent } },
     // A plain HTTP request here is a client that forgot to upgrade.
     handler: () => {
       throw new AppError('validation_error');

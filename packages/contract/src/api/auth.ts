@@ -81,7 +81,7 @@ export type OtpVerifyRequest = z.output<typeof otpVerifySchema>;
 export const passwordResetRequestSchema = z.object({ email: keyedString('proper_email', MAX_EMAIL_LENGTH).min(1) });
 export type PasswordResetRequest = z.output<typeof passwordResetRequestSchema>;
 
-export const passwordResetConfirmSchema = z.object({ password: newPassword, token: keyedString('not_found', 100).min(1) });
+export const passwordResetConfirmSchema = z.object({ password: newPassword, token: z.string().max(100).min(1, { error: 'not_found' }) });
 export type PasswordResetConfirm = z.output<typeof passwordResetConfirmSchema>;
 
 /**
