@@ -5,18 +5,22 @@ import { epochMs, latLng, money, place, pricedChoice, uid } from './primitives';
 export const bookingStatusSchema = z.enum(BOOKING_STATUSES);
 export const paymentModeSchema = z.enum(PAYMENT_MODES);
 
-/** Section 3 Payment packet. */
+/**
+ * Section 3 Payment packet: the card payment a rider owes. Its amounts are the booking's
+ * customer_paid, which already holds any promo discount, so the discount, wallet and cash parts
+ * are 0 and no promo is named (section 3).
+ */
 export const paymentPacketSchema = z.object({
   appcat: z.enum(['taxi', 'delivery']),
   payment_mode: z.literal('card'),
   customer_paid: money,
-  discount_amount: money,
-  usedWalletMoney: money,
+  discount_amount: z.literal(0),
+  usedWalletMoney: z.literal(0),
   cardPaymentAmount: money,
-  cashPaymentAmount: money,
+  cashPaymentAmount: z.literal(0),
   payableAmount: money,
-  promo_applied: z.boolean(),
-  promo_details: z.unknown().nullable(),
+  promo_applied: z.literal(false),
+  promo_details: z.null(),
 });
 export type PaymentPacket = z.infer<typeof paymentPacketSchema>;
 
@@ -54,6 +58,7 @@ export const bookingSchema = z.object({
   driver_share: money,
   discount: money,
   discount_amount: money,
+  /** While the rider owes a payment through a provider (PAYMENT_PENDING, PENDING); null otherwise. */
   paymentPacket: paymentPacketSchema.nullable(),
   driver: uid.nullable(),
   driver_name: z.string().nullable(),
@@ -70,7 +75,8 @@ export const bookingSchema = z.object({
   endTime: epochMs.nullable(),
   total_trip_time: z.number().int().nonnegative().nullable(),
   reason: z.string().nullable(),
-  cancelledBy: z.enum(['rider', 'admin', 'system']).nullable(),
+  // Null listed among the values: OpenAPI 3.0 admits null in an enum only when the enum names it.
+  cancelledBy: z.literal(['rider', 'admin', 'system', null]),
   rating: z.number().int().min(1).max(5).nullable(),
   cashPaymentAmount: money,
   cardPaymentAmount: money,
@@ -85,6 +91,8 @@ export const bookingSchema = z.object({
   pickup_image: z.string().nullable(),
   deliver_image: z.string().nullable(),
   requestedDrivers: z.record(z.string(), z.literal(true)),
+  /** What a cancel charged the rider (docs/decisions.md, cancellation charge); 0 otherwise. */
+  cancellationCharge: money,
   deliveryPerson: z.string().optional(),
   deliveryPersonPhone: z.string().optional(),
   pickUpInstructions: z.string().optional(),

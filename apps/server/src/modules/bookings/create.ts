@@ -1,17 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import {
-  bookingOtp,
-  bookingReference,
-  fieldOf,
-  fromMinor,
-  initialBookingStatus,
-  isPaymentMode,
-  promoDiscount,
-  textOf,
-  toMinor,
-  validateBookingForm,
-} from '@rideway/domain';
-import { and, eq, or, sql } from 'drizzle-orm';
+import type { BookingRequest } from '@rideway/contract';
+import { bookingOtp, bookingReference, fromMinor, initialBookingStatus, isBookLaterLeadMet, promoDiscount, toMinor, validateDeliveryDetails } from '@rideway/domain';
+import { and, eq, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { bookings, promos, promoUses } from '../../db/schema';
@@ -19,9 +9,9 @@ import type { Actor } from '../../http/actor';
 import { AppError, unwrap } from '../../http/app-error';
 import { availableDriversNear, beginDispatch } from '../dispatch/service';
 import { getSettings } from '../settings/service';
-import { findUser } from '../users/accounts';
+import { findUser, type UserRow } from '../users/accounts';
 import { estimateTrip } from './estimate';
-import type { BookingRow } from './view';
+import type { BookingRow } from '../dispatch/booking-view';
 
 /** Applies a promo inside the booking's transaction: counted once per rider, never past its limit. */
 async function applyPromo(tx: Tx, name: string, riderUid: string, bookingId: string, tripCost: number, now: number) {
@@ -47,30 +37,38 @@ async function applyPromo(tx: Tx, name: string, riderUid: string, bookingId: str
   return { discount, details: { promo_name: promo.promoName, promo_discount_type: promo.promoDiscountType, promo_discount_value: fromMinor(promo.promoDiscountValueHundredths) } };
 }
 
+/** The rider booked for: the caller, or the rider an admin books for (admin form; select_proper). */
+async function customerOf(ctx: AppContext, actor: Actor, request: BookingRequest): Promise<UserRow> {
+  const customer = actor.usertype !== 'admin' ? actor.user : request.customer === undefined ? undefined : await findUser(ctx.db, request.customer);
+  if (customer?.usertype !== 'rider') throw new AppError('select_proper', 'customer');
+  return customer;
+}
+
 /**
  * POST /api/bookings (section 4 creation, section 5 booking rules). Every amount is computed
  * here from the car type and the maps route; amounts a client sends are never read.
  */
-export async function createBooking(ctx: AppContext, actor: Actor, input: unknown): Promise<BookingRow> {
+export async function createBooking(ctx: AppContext, actor: Actor, request: BookingRequest): Promise<BookingRow> {
   const settings = await getSettings(ctx.db);
   const now = ctx.now();
-  const form = unwrap(validateBookingForm(input, { form: actor.usertype === 'admin' ? 'admin' : 'rider', user: actor, appCategory: settings.appcat, now }));
-  const paymentValue = fieldOf(input, 'payment_mode') ?? 'cash';
-  if (!isPaymentMode(paymentValue)) throw new AppError('payment_mode_invalid', 'payment_mode');
-  const customer = form.customer ? await findUser(ctx.db, form.customer) : actor.user;
-  if (customer?.usertype !== 'rider') throw new AppError('select_proper', 'customer');
-  const estimate = await estimateTrip(ctx, { pickup: form.pickup, drop: form.drop, carType: form.carType, parcelTypeIndex: fieldOf(input, 'parcelTypeIndex'), optionIndex: fieldOf(input, 'optionIndex') }, settings);
-  const promoName = fieldOf(input, 'promo');
-  if (promoName !== undefined && promoName !== '' && !textOf(promoName, 50)) throw new AppError('promo_not_found', 'promo');
+  // Section 5's order past the request's shape: the admin form's rider, the date ahead, the delivery details.
+  if (actor.usertype === 'admin' && request.customer === undefined) throw new AppError('select_proper', 'customer');
+  if (request.bookLater && !isBookLaterLeadMet(request.tripdate ?? 0, now)) throw new AppError('past_booking_error', 'tripdate');
+  const delivery = settings.appcat === 'delivery' ? unwrap(validateDeliveryDetails(request)) : undefined;
+  const customer = await customerOf(ctx, actor, request);
+  const estimate = await estimateTrip(ctx, request, settings);
+  const { pickup, drop } = request;
+
+  // Section 5: book now needs an available driver in range; the nearest few get the first offers.
+  // Looked up before the transaction (the live index may be Redis); accept rechecks the driver.
+  const nearest = request.bookLater ? [] : await availableDriversNear(ctx, ctx.db, pickup, estimate.carType.name, settings, { limit: ctx.config.OFFER_BATCH_SIZE });
+  if (!request.bookLater && nearest.length === 0) throw new AppError('no_driver_found_alert_messege');
 
   return ctx.db.transaction(async (tx) => {
-    // Section 5: book now needs an available driver in range; the nearest few get the first offers.
-    const nearest = form.bookLater ? [] : await availableDriversNear(ctx, tx, form.pickup, estimate.carType.name, settings, { limit: ctx.config.OFFER_BATCH_SIZE });
-    if (!form.bookLater && nearest.length === 0) throw new AppError('no_driver_found_alert_messege');
     const id = randomUUID();
     const tripCost = toMinor(estimate.grandTotal);
     const fees = toMinor(estimate.convenience_fees);
-    const promo = typeof promoName === 'string' && promoName !== '' ? await applyPromo(tx, promoName, customer.id, id, estimate.grandTotal, now) : undefined;
+    const promo = request.promo ? await applyPromo(tx, request.promo, customer.id, id, estimate.grandTotal, now) : undefined;
     const discount = promo ? toMinor(promo.discount) : 0;
     const madeByAdmin = actor.usertype === 'admin';
     const row: typeof bookings.$inferInsert = {
@@ -85,14 +83,14 @@ export async function createBooking(ctx: AppContext, actor: Actor, input: unknow
       customerContact: customer.mobile ?? '',
       customerToken: customer.pushToken,
       customerImage: customer.profileImage,
-      pickup: form.pickup,
-      drop: form.drop,
+      pickup,
+      drop,
       estimateMinor: tripCost,
       estimateDistance: estimate.distance,
       distance: estimate.distance,
       estimateTime: estimate.duration,
-      bookLater: form.bookLater,
-      tripdate: form.tripdate,
+      bookLater: request.bookLater,
+      tripdate: request.bookLater ? (request.tripdate ?? now) : now,
       bookingDate: now,
       otp: bookingOtp(settings.otp_secure) || null,
       bookingTypeAdmin: madeByAdmin,
@@ -102,12 +100,12 @@ export async function createBooking(ctx: AppContext, actor: Actor, input: unknow
       discountMinor: discount,
       customerPaidMinor: tripCost - discount,
       payableAmountMinor: tripCost - discount,
-      paymentMode: paymentValue,
+      paymentMode: request.payment_mode,
       promoApplied: promo !== undefined,
       promoDetails: promo?.details ?? null,
-      delivery: form.delivery
+      delivery: delivery
         ? {
-            ...form.delivery,
+            ...delivery,
             ...(estimate.parcelTypeIndex !== undefined ? { parcelTypeIndex: estimate.parcelTypeIndex, parcelTypeSelected: estimate.carType.parcelTypes[estimate.parcelTypeIndex] } : {}),
             ...(estimate.optionIndex !== undefined ? { optionIndex: estimate.optionIndex, optionSelected: estimate.carType.options[estimate.optionIndex] } : {}),
           }
@@ -116,20 +114,6 @@ export async function createBooking(ctx: AppContext, actor: Actor, input: unknow
     };
     const inserted = (await tx.insert(bookings).values(row).returning())[0];
     if (!inserted) throw new AppError('internal_error');
-    return beginDispatch(ctx, tx, inserted, settings, now, nearest);
+    return beginDispatch(ctx, tx, inserted, settings, now);
   });
-}
-
-/** GET /api/bookings: the caller's scope of bookings, newest first (section 6). */
-export function scopeOf(actor: Actor) {
-  switch (actor.usertype) {
-    case 'admin':
-      return undefined;
-    case 'rider':
-      return eq(bookings.customer, actor.uid);
-    case 'driver':
-      return or(eq(bookings.driver, actor.uid), and(eq(bookings.status, 'NEW'), sql`(${bookings.requestedDrivers} -> ${actor.uid}) is not null`));
-    case 'fleetadmin':
-      return eq(bookings.fleetadmin, actor.uid);
-  }
 }

@@ -1,33 +1,25 @@
-import { fieldOf, textOf } from '@rideway/domain';
+import { MAX_TRIP_PHOTO_BYTES, type TripPhoto } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { bookings } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { decodeImageDataUrl } from '../../providers/storage';
-import { announceBooking } from '../dispatch/service';
+import { announceBooking } from '../dispatch/announce';
+import type { BookingRow } from '../dispatch/booking-view';
 import { getSettings } from '../settings/service';
-import { afterStep, lockBooking } from './lifecycle';
-import type { BookingRow } from './view';
-
-const MAX_PHOTO_BYTES = 3 * 1024 * 1024;
+import { afterStep, lockBooking } from './step';
 
 /** When each photo is taken: the parcel at the pickup (before the start), then at the drop (before REACHED). */
 const PHOTO_STATUSES = { pickup: ['ACCEPTED', 'ARRIVED'], deliver: ['STARTED'] } as const;
-type PhotoKind = keyof typeof PHOTO_STATUSES;
-
-const isPhotoKind = (value: unknown): value is PhotoKind => value === 'pickup' || value === 'deliver';
 
 /**
  * POST /api/bookings/:id/photos: the trip's driver photographs the parcel (pickup_image,
  * deliver_image; delivery bookings only). A later photo of the same kind replaces the earlier
  * one until the trip moves on; the rider sees it live with the booking.
  */
-export async function addTripPhoto(ctx: AppContext, actor: Actor, id: string, input: unknown): Promise<BookingRow> {
-  const kind = fieldOf(input, 'kind');
-  if (!isPhotoKind(kind)) throw new AppError('validation_error', 'kind');
-  const image = textOf(fieldOf(input, 'image'), Math.ceil((MAX_PHOTO_BYTES * 4) / 3) + 100);
-  const decoded = image ? decodeImageDataUrl(image, MAX_PHOTO_BYTES) : undefined;
+export async function addTripPhoto(ctx: AppContext, actor: Actor, id: string, { kind, image }: TripPhoto): Promise<BookingRow> {
+  const decoded = decodeImageDataUrl(image, MAX_TRIP_PHOTO_BYTES);
   if (!decoded) throw new AppError('validation_error', 'image');
   const settings = await getSettings(ctx.db);
   const updated = await ctx.db.transaction(async (tx) => {

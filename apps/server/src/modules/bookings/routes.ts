@@ -1,53 +1,96 @@
-import { bookingRequestSchema } from '@rideway/contract';
-import type { FastifyInstance } from 'fastify';
+import { assignStepSchema, bookingListResponse, bookingRequestSchema, bookingSchema, cancelStepSchema, completeStepSchema, driverTasksResponse, estimateRequestSchema, estimateResponse, idParams, startStepSchema, tripPhotoSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../http/actor';
-import { withBody, withSummary } from '../../http/docs';
+import { ALL, type RouteApp } from '../../http/routing';
+import { bookingView } from '../dispatch/booking-view';
 import { createBooking } from './create';
 import { estimateTrip } from './estimate';
+import { acceptBooking, arriveBooking, assignDriver, cancelBooking, completeBooking, reachBooking, startBooking } from './lifecycle';
 import { addTripPhoto } from './photos';
-import {
-  acceptBooking,
-  arriveBooking,
-  assignDriver,
-  cancelBooking,
-  completeBooking,
-  driverTasks,
-  getBooking,
-  listBookings,
-  payBooking,
-  reachBooking,
-  startBooking,
-  view,
-} from './service';
+import { driverTasks, getBooking, listBookings } from './service';
 
-type IdParams = { id: string };
+const RIDER_OR_ADMIN = ['rider', 'admin'] as const;
+const DRIVER = ['driver'] as const;
 
-export function estimateRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/estimates', withSummary('Fare estimate: route from the maps port, fare from the domain'), async (request) => {
-    const { carType: _carType, extras: _extras, ...estimate } = await estimateTrip(ctx, request.body);
-    return estimate;
-  });
+export function estimateRoutes(app: RouteApp, ctx: AppContext): void {
+  app.post('/api/estimates', {
+    config: { access: RIDER_OR_ADMIN },
+    schema: { summary: 'Fare estimate: route from the maps port, fare from the domain', body: estimateRequestSchema, response: { 200: estimateResponse } },
+  }, async (request) => estimateTrip(ctx, request.body));
 }
 
-export function bookingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.post('/api/bookings', withBody('Book a trip or a parcel (amounts are computed by the server)', bookingRequestSchema), async (request, reply) => {
+/** Bookings and section 4's steps; the pay step is the payments module's (payments/routes.ts). */
+export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
+  app.post('/api/bookings', {
+    config: { access: RIDER_OR_ADMIN },
+    schema: { summary: 'Book a trip or a parcel (amounts are computed by the server)', body: bookingRequestSchema, response: { 201: bookingSchema } },
+  }, async (request, reply) => {
     const actor = actorOf(request);
-    return reply.status(201).send(view(await createBooking(ctx, actor, request.body), actor));
+    return reply.status(201).send(bookingView(await createBooking(ctx, actor, request.body), actor));
   });
-  app.get('/api/bookings', withSummary("The caller's bookings, newest first"), async (request) => ({ bookings: await listBookings(ctx, actorOf(request)) }));
-  app.get<{ Params: IdParams }>('/api/bookings/:id', withSummary('One booking'), async (request) => getBooking(ctx, actorOf(request), request.params.id));
-  app.get('/api/driver/tasks', withSummary('NEW bookings that request this driver'), async (request) => ({ tasks: await driverTasks(ctx, actorOf(request)) }));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/accept', withSummary('Accept a requested trip'), async (request) => acceptBooking(ctx, actorOf(request), request.params.id));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/arrive', withSummary('Arrived at the pickup'), async (request) => arriveBooking(ctx, actorOf(request), request.params.id));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/start', withSummary("Start the trip (the rider's OTP when otp_secure)"), async (request) => startBooking(ctx, actorOf(request), request.params.id, request.body));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/photos', withSummary("The parcel's photo at the pickup or the drop (delivery; the trip's driver)"), async (request) => {
+
+  app.get('/api/bookings', {
+    config: { access: ALL },
+    schema: { summary: "The caller's bookings, newest first", response: { 200: bookingListResponse } },
+  }, async (request) => ({ bookings: await listBookings(ctx, actorOf(request)) }));
+
+  app.get('/api/bookings/:id', {
+    config: { access: ALL },
+    schema: { summary: 'One booking', params: idParams, response: { 200: bookingSchema } },
+  }, async (request) => getBooking(ctx, actorOf(request), request.params.id));
+
+  app.get('/api/driver/tasks', {
+    config: { access: DRIVER },
+    schema: { summary: 'NEW bookings that request this driver', response: { 200: driverTasksResponse } },
+  }, async (request) => ({ tasks: await driverTasks(ctx, actorOf(request)) }));
+
+  app.post('/api/bookings/:id/photos', {
+    config: { access: DRIVER },
+    schema: { summary: "The parcel's photo at the pickup or the drop (delivery; the trip's driver)", params: idParams, body: tripPhotoSchema, response: { 200: bookingSchema } },
+  }, async (request) => {
     const actor = actorOf(request);
-    return view(await addTripPhoto(ctx, actor, request.params.id, request.body), actor);
+    return bookingView(await addTripPhoto(ctx, actor, request.params.id, request.body), actor);
   });
-  app.post<{ Params: IdParams }>('/api/bookings/:id/reach', withSummary('Reached the drop'), async (request) => reachBooking(ctx, actorOf(request), request.params.id));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/pay', withSummary('Pay (rider: wallet) or close a cash, wallet or prepaid trip (driver)'), async (request) => payBooking(ctx, actorOf(request), request.params.id, request.body));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/complete', withSummary('Complete with an optional rating'), async (request) => completeBooking(ctx, actorOf(request), request.params.id, request.body));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/cancel', withSummary('Cancel with a reason'), async (request) => cancelBooking(ctx, actorOf(request), request.params.id, request.body));
-  app.post<{ Params: IdParams }>('/api/bookings/:id/assign', withSummary('Assign a driver (autoDispatch off)'), async (request) => assignDriver(ctx, actorOf(request), request.params.id, request.body));
+
+  stepRoutes(app, ctx);
+}
+
+/** Section 4's steps: each answers the booking after it, as its caller sees it. */
+function stepRoutes(app: RouteApp, ctx: AppContext): void {
+  const step = { params: idParams, response: { 200: bookingSchema } };
+
+  app.post('/api/bookings/:id/accept', { config: { access: DRIVER }, schema: { summary: 'Accept a requested trip', ...step } }, async (request) => {
+    const actor = actorOf(request);
+    return bookingView(await acceptBooking(ctx, { actor, bookingId: request.params.id }), actor);
+  });
+
+  app.post('/api/bookings/:id/arrive', { config: { access: DRIVER }, schema: { summary: 'Arrived at the pickup', ...step } }, async (request) => {
+    const actor = actorOf(request);
+    return bookingView(await arriveBooking(ctx, { actor, bookingId: request.params.id }), actor);
+  });
+
+  app.post('/api/bookings/:id/start', { config: { access: DRIVER }, schema: { summary: "Start the trip (the rider's OTP when otp_secure)", body: startStepSchema, ...step } }, async (request) => {
+    const actor = actorOf(request);
+    return bookingView(await startBooking(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
+  });
+
+  app.post('/api/bookings/:id/reach', { config: { access: DRIVER }, schema: { summary: 'Reached the drop', ...step } }, async (request) => {
+    const actor = actorOf(request);
+    return bookingView(await reachBooking(ctx, { actor, bookingId: request.params.id }), actor);
+  });
+
+  app.post('/api/bookings/:id/complete', { config: { access: ['rider'] }, schema: { summary: 'Complete with an optional rating', body: completeStepSchema, ...step } }, async (request) => {
+    const actor = actorOf(request);
+    return bookingView(await completeBooking(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
+  });
+
+  app.post('/api/bookings/:id/cancel', { config: { access: RIDER_OR_ADMIN }, schema: { summary: 'Cancel with a reason', body: cancelStepSchema, ...step } }, async (request) => {
+    const actor = actorOf(request);
+    return bookingView(await cancelBooking(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
+  });
+
+  app.post('/api/bookings/:id/assign', { config: { access: ['admin'] }, schema: { summary: 'Assign a driver (autoDispatch off)', body: assignStepSchema, ...step } }, async (request) => {
+    const actor = actorOf(request);
+    return bookingView(await assignDriver(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
+  });
 }

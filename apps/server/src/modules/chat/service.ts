@@ -1,3 +1,4 @@
+import type { ChatMessageInput } from '@rideway/contract';
 import { isChatOpen, isChatParty, type BookingStatus } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -7,8 +8,6 @@ import { AppError } from '../../http/app-error';
 import { emit } from '../../realtime/events';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
-
-export const MAX_CHAT_MESSAGE_LENGTH = 1000;
 
 type ChatRow = typeof chats.$inferSelect;
 
@@ -43,11 +42,8 @@ export async function listChat(ctx: AppContext, actor: Actor, id: string) {
 }
 
 /** A message from one party to the other: stored, live on the chat topic, and pushed to the other party. */
-export async function sendChat(ctx: AppContext, actor: Actor, id: string, input: unknown) {
+export async function sendChat(ctx: AppContext, actor: Actor, id: string, { message }: ChatMessageInput) {
   const booking = await chatBooking(ctx, actor, id);
-  const raw = typeof input === 'object' && input !== null && 'message' in input ? input.message : undefined;
-  const message = typeof raw === 'string' ? raw.trim() : '';
-  if (!message || message.length > MAX_CHAT_MESSAGE_LENGTH) throw new AppError('validation_error', 'message');
   if (!isChatOpen(booking.status as BookingStatus)) throw new AppError('invalid_transition');
   const source = actor.uid === booking.customer ? 'customer' : 'driver';
   const other = source === 'customer' ? booking.driver : booking.customer;

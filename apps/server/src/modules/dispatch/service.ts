@@ -11,15 +11,14 @@ import {
 import type { Settings } from '@rideway/contract';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { bookings, users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { schedule, type JobHandler } from '../../jobs/runner';
-import { emit } from '../../realtime/events';
-import { enqueue } from '../outbox/service';
 import { freshSince } from '../presence/service';
 import { getSettings } from '../settings/service';
-import { publicBookingView, type BookingRow } from '../bookings/view';
+import { announceBooking } from './announce';
+import type { BookingRow } from './booking-view';
 
 export const DISPATCH_JOBS = { round: 'dispatch.round', start: 'dispatch.start', expire: 'dispatch.expire' } as const;
 
@@ -32,7 +31,7 @@ type Place = { lat: number; lng: number };
  */
 export async function availableDriversNear(
   ctx: AppContext,
-  tx: Tx,
+  db: Db | Tx,
   pickup: Place,
   carType: string,
   settings: Pick<Settings, 'driverRadius' | 'convert_to_mile'>,
@@ -43,7 +42,7 @@ export async function availableDriversNear(
   // A few spare candidates cover drivers whose state changed since the index last heard of them.
   const near = await ctx.live.geo.nearest({ ...pickup, radiusKm, carType, limit: options.limit * 2 + 2, freshSince: freshSince(ctx), exclude: new Set(options.exclude ?? []) });
   if (near.length === 0) return [];
-  const rows = await tx
+  const rows = await db
     .select({ id: users.id, usertype: users.usertype, approved: users.approved, queue: users.queue, driverActiveStatus: users.driverActiveStatus, carType: users.carType })
     .from(users)
     .where(inArray(users.id, near.map((driver) => driver.uid)));
@@ -56,26 +55,6 @@ export async function availableDriversNear(
   return driversWithinRadius(states, { pickup, driverRadius: radius, convertToMile: settings.convert_to_mile, carType })
     .slice(0, options.limit)
     .map((found) => found.driver.uid);
-}
-
-const bookingAudience = (row: BookingRow, extra: readonly string[] = []) => ({
-  uids: [row.customer, ...(row.driver ? [row.driver] : []), ...Object.keys(row.requestedDrivers), ...extra],
-  fleetadmin: row.fleetadmin,
-  admins: true,
-});
-
-/** The booking's change for everyone following it, and the offers it makes or withdraws. */
-export async function announceBooking(tx: Tx, before: BookingRow | undefined, after: BookingRow, now: number, appName: string): Promise<void> {
-  const was = Object.keys(before?.requestedDrivers ?? {});
-  const is = new Set(Object.keys(after.requestedDrivers));
-  const withdrawn = was.filter((uid) => !is.has(uid) && uid !== after.driver);
-  await emit(tx, `booking:${after.id}`, 'booking', publicBookingView(after), now, bookingAudience(after));
-  for (const uid of withdrawn) await emit(tx, `user:${uid}`, 'offer_withdrawn', { bookingId: after.id }, now);
-  for (const uid of is) {
-    if (was.includes(uid)) continue;
-    await emit(tx, `user:${uid}`, 'offer', publicBookingView(after), now);
-    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: appName, msg: 'A new trip request is waiting for you.', screen: 'DriverTrips' } }, now);
-  }
 }
 
 /**

@@ -1,19 +1,41 @@
 import formbody from '@fastify/formbody';
-import type { FastifyInstance } from 'fastify';
+import { htmlPage, idParams, payResponse, payStepSchema, testCheckoutSchema, testConfirmationSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
-import { withSummary } from '../../http/docs';
+import { actorOf } from '../../http/actor';
+import type { RouteApp } from '../../http/routing';
+import { bookingView, payBooking } from '../bookings';
 import { checkoutPage, resultPage } from './page';
-import { confirmPayment, TEST_CHECKOUT_PATH, TEST_COMPLETE_PATH, testCheckout } from './service';
+import { cardPaymentForm, confirmPayment, TEST_CHECKOUT_PATH, TEST_COMPLETE_PATH, testCheckout } from './service';
 import { newSecret } from './signing';
 
-/** The embedded 'test' payment provider: its checkout page and its signed confirmation. */
-export async function paymentRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+/**
+ * Paying a booking (section 4), and the embedded 'test' payment provider: its checkout page and
+ * its signed confirmation, posted as a form by the provider's page (or as JSON).
+ */
+export async function paymentRoutes(app: RouteApp, ctx: AppContext): Promise<void> {
   const secret = ctx.config.PAYMENT_SECRET ?? newSecret();
   await app.register(formbody);
-  app.post(TEST_CHECKOUT_PATH, withSummary("The test provider's checkout page (section 4 payment form fields)"), async (request, reply) =>
-    reply.type('text/html; charset=utf-8').send(checkoutPage(await testCheckout(ctx, secret, request.body))),
-  );
-  app.post(TEST_COMPLETE_PATH, withSummary("The test provider's signed confirmation"), async (request, reply) => {
+
+  app.post('/api/bookings/:id/pay', {
+    config: { access: ['rider', 'driver'] },
+    schema: { summary: 'Pay (rider: wallet, or the card form to post to the provider) or close a cash, wallet or prepaid trip (driver)', params: idParams, body: payStepSchema, response: { 200: payResponse } },
+  }, async (request) => {
+    const actor = actorOf(request);
+    const { payment_mode } = request.body;
+    // A rider's card payment goes through the provider: the answer is the form to post there.
+    if (actor.usertype === 'rider' && payment_mode === 'card') return cardPaymentForm(ctx, actor, request.params.id);
+    return bookingView(await payBooking(ctx, { actor, bookingId: request.params.id, payment_mode }), actor);
+  });
+
+  app.post(TEST_CHECKOUT_PATH, {
+    config: { access: 'public' },
+    schema: { summary: "The test provider's checkout page (section 4 payment form fields)", body: testCheckoutSchema, response: { 200: htmlPage } },
+  }, async (request, reply) => reply.type('text/html; charset=utf-8').send(checkoutPage(await testCheckout(ctx, secret, request.body))));
+
+  app.post(TEST_COMPLETE_PATH, {
+    config: { access: 'public' },
+    schema: { summary: "The test provider's signed confirmation", body: testConfirmationSchema, response: { 200: htmlPage } },
+  }, async (request, reply) => {
     const { outcome } = await confirmPayment(ctx, secret, request.body);
     return reply.type('text/html; charset=utf-8').send(resultPage(outcome));
   });

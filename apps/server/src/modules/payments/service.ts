@@ -1,26 +1,28 @@
 import { randomUUID } from 'node:crypto';
-import { fieldOf, fromMinor, textOf, toMinor } from '@rideway/domain';
+import type { PaymentForm, TestCheckout, TestConfirmation } from '@rideway/contract';
+import { fromMinor, toMinor, type BookingStatus } from '@rideway/domain';
 import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { bookings, payments, users } from '../../db/schema';
+import { bookings, payments } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
-import { afterStep, runStepIn } from '../bookings/lifecycle';
+import { afterStep, payByCardWithin, PROVIDER_PAYMENT_STATUSES } from '../bookings';
 import { getSettings } from '../settings/service';
 import { sign, verify, type Confirmation } from './signing';
 
 export const TEST_CHECKOUT_PATH = '/api/payments/test/checkout';
 export const TEST_COMPLETE_PATH = '/api/payments/test/complete';
-const CARD_PAYABLE = ['PAYMENT_PENDING', 'REACHED', 'PENDING'];
+/** A rider may also pay a trip by card straight from REACHED (decisions.md, payment paths). */
+const CARD_PAYABLE: readonly BookingStatus[] = [...PROVIDER_PAYMENT_STATUSES, 'REACHED'];
 
 /**
  * Section 4: the card payment form's hidden fields, posted to the provider's link. The rider's
  * POST /pay with a card answers these with the link to post them to.
  */
-export async function cardPaymentForm(ctx: AppContext, actor: Actor, bookingId: string) {
+export async function cardPaymentForm(ctx: AppContext, actor: Actor, bookingId: string): Promise<PaymentForm> {
   const booking = (await ctx.db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1))[0];
   if (booking?.customer !== actor.uid) throw new AppError('not_found');
-  if (!CARD_PAYABLE.includes(booking.status) || (booking.prepaid && booking.status !== 'PAYMENT_PENDING')) throw new AppError('invalid_transition');
+  if (!CARD_PAYABLE.includes(booking.status as BookingStatus) || (booking.prepaid && booking.status !== 'PAYMENT_PENDING')) throw new AppError('invalid_transition');
   const settings = await getSettings(ctx.db);
   return {
     redirect: TEST_CHECKOUT_PATH,
@@ -43,13 +45,11 @@ export async function cardPaymentForm(ctx: AppContext, actor: Actor, bookingId: 
 export type CheckoutPage = { confirmations: { outcome: Confirmation['outcome']; fields: Record<string, string> }[]; amount: string; currency: string; product: string };
 
 /** The test provider's checkout: checks the posted form against the booking and signs both outcomes. */
-export async function testCheckout(ctx: AppContext, secret: string, form: unknown): Promise<CheckoutPage> {
-  const orderId = textOf(fieldOf(form, 'order_id'), 100);
-  const amountText = textOf(fieldOf(form, 'amount'), 20);
-  const currency = textOf(fieldOf(form, 'currency'), 8);
-  const booking = orderId ? (await ctx.db.select().from(bookings).where(eq(bookings.id, orderId)).limit(1))[0] : undefined;
-  if (!booking || !amountText || !currency) throw new AppError('not_found', 'order_id');
-  const amount = Number(amountText);
+export async function testCheckout(ctx: AppContext, secret: string, form: TestCheckout): Promise<CheckoutPage> {
+  const { currency } = form;
+  const booking = form.order_id ? (await ctx.db.select().from(bookings).where(eq(bookings.id, form.order_id)).limit(1))[0] : undefined;
+  if (!booking || !form.amount || !currency) throw new AppError('not_found', 'order_id');
+  const amount = Number(form.amount);
   const settings = await getSettings(ctx.db);
   if (!Number.isFinite(amount) || toMinor(amount) !== booking.customerPaidMinor || currency !== settings.code) throw new AppError('amount_mismatch');
   const transactionId = randomUUID();
@@ -60,7 +60,7 @@ export async function testCheckout(ctx: AppContext, secret: string, form: unknow
       fields: { order_id: booking.id, amount_minor: String(booking.customerPaidMinor), currency, transaction_id: transactionId, outcome, signature: sign(secret, confirmation) },
     };
   });
-  return { confirmations, amount: fromMinor(booking.customerPaidMinor).toFixed(2), currency, product: textOf(fieldOf(form, 'product_name'), 200) ?? booking.reference };
+  return { confirmations, amount: fromMinor(booking.customerPaidMinor).toFixed(2), currency, product: form.product_name ?? booking.reference };
 }
 
 /**
@@ -69,18 +69,17 @@ export async function testCheckout(ctx: AppContext, secret: string, form: unknow
  * booking; a declined payment leaves the booking payable. A success pays the booking in the same
  * transaction as the payment's record.
  */
-export async function confirmPayment(ctx: AppContext, secret: string, form: unknown): Promise<{ outcome: Confirmation['outcome']; bookingId: string }> {
-  const outcome = fieldOf(form, 'outcome');
+export async function confirmPayment(ctx: AppContext, secret: string, form: TestConfirmation): Promise<{ outcome: Confirmation['outcome']; bookingId: string }> {
+  const { outcome } = form;
   const confirmation: Confirmation = {
-    orderId: textOf(fieldOf(form, 'order_id'), 100) ?? '',
-    amountMinor: Number(textOf(fieldOf(form, 'amount_minor'), 20) ?? Number.NaN),
-    currency: textOf(fieldOf(form, 'currency'), 8) ?? '',
-    transactionId: textOf(fieldOf(form, 'transaction_id'), 100) ?? '',
+    orderId: form.order_id,
+    amountMinor: Number(form.amount_minor),
+    currency: form.currency,
+    transactionId: form.transaction_id,
     outcome: outcome === 'succeeded' ? 'succeeded' : 'declined',
   };
-  const signature = textOf(fieldOf(form, 'signature'), 200) ?? '';
   // An unsigned or altered confirmation is not one the provider sent.
-  if ((outcome !== 'succeeded' && outcome !== 'declined') || !verify(secret, confirmation, signature)) throw new AppError('validation_error', 'signature');
+  if ((outcome !== 'succeeded' && outcome !== 'declined') || !verify(secret, confirmation, form.signature)) throw new AppError('validation_error', 'signature');
   const result = await ctx.db.transaction(async (tx) => {
     const recorded = await tx
       .insert(payments)
@@ -96,10 +95,7 @@ export async function confirmPayment(ctx: AppContext, secret: string, form: unkn
     const booking = (await tx.select().from(bookings).where(eq(bookings.id, confirmation.orderId)).for('update'))[0];
     const settings = await getSettings(tx);
     if (!booking || booking.customerPaidMinor !== confirmation.amountMinor || settings.code !== confirmation.currency) throw new AppError('amount_mismatch');
-    const customer = (await tx.select().from(users).where(eq(users.id, booking.customer)).limit(1))[0];
-    if (!customer) throw new AppError('not_found');
-    const paid = await runStepIn(ctx, tx, { actor: { uid: customer.id, usertype: 'rider', user: customer }, id: booking.id, action: { type: 'pay', payment_mode: 'card' } });
-    await tx.update(bookings).set({ gateway: 'test' }).where(eq(bookings.id, booking.id));
+    const paid = await payByCardWithin(ctx, tx, { bookingId: booking.id, customer: booking.customer, gateway: 'test' });
     return { outcome: confirmation.outcome, bookingId: booking.id, paid };
   });
   if ('paid' in result && result.paid) {

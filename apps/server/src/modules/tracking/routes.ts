@@ -1,11 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import { idParams, trackingListResponse } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../http/actor';
-import { withSummary } from '../../http/docs';
+import { ALL, type RouteApp } from '../../http/routing';
 import { listTracking } from './service';
 
-export function trackingRoutes(app: FastifyInstance, ctx: AppContext): void {
-  app.get<{ Params: { id: string } }>('/api/bookings/:id/tracking', withSummary("The trip's tracking entries (STARTED and REACHED)"), async (request) => ({
-    tracking: await listTracking(ctx, actorOf(request), request.params.id),
-  }));
+export function trackingRoutes(app: RouteApp, ctx: AppContext): void {
+  app.get('/api/bookings/:id/tracking', {
+    config: { access: ALL },
+    schema: { summary: "The trip's tracking entries (STARTED and REACHED)", params: idParams, response: { 200: trackingListResponse } },
+  }, async (request) => ({ tracking: await listTracking(ctx, actorOf(request), request.params.id) }));
 }

@@ -1,16 +1,47 @@
-import type { Booking } from '@rideway/contract';
+import type { Booking, PaymentPacket } from '@rideway/contract';
 import { fromMinor, type BookingStatus, type PaymentMode, type UserType } from '@rideway/domain';
 import type { bookings } from '../../db/schema';
 
+/**
+ * A booking as the API shows it (section 3). It lives with dispatch, the lowest of the trip
+ * modules, because dispatch's live announcements carry it as well as every booking route's answer.
+ */
+
 export type BookingRow = typeof bookings.$inferSelect;
 
+/** The statuses in which the rider owes a payment through a provider (section 4). */
+export const PROVIDER_PAYMENT_STATUSES: readonly BookingStatus[] = ['PAYMENT_PENDING', 'PENDING'];
+
+type DeliveryFields = Partial<Pick<Booking, 'deliveryPerson' | 'deliveryPersonPhone' | 'pickUpInstructions' | 'deliveryInstructions' | 'parcelTypeIndex' | 'optionIndex' | 'parcelTypeSelected' | 'optionSelected'>>;
+
 /**
- * A booking as the API shows it, money in major units. The trip OTP is the rider's to tell the
- * driver, so only the rider and admins see it.
+ * Section 3's payment packet while the rider owes a payment through a provider: a delivery paid
+ * ahead (PAYMENT_PENDING) or a trip the driver handed over (PENDING). The amount is customer_paid,
+ * what the card payment form charges.
  */
-export function toApiBooking(row: BookingRow, viewer: { uid: string; usertype: UserType }): Booking & { cancellationCharge: number } {
+export function paymentPacketOf(row: BookingRow): PaymentPacket | null {
+  if (!PROVIDER_PAYMENT_STATUSES.includes(row.status as BookingStatus)) return null;
+  const amount = fromMinor(row.customerPaidMinor);
+  return {
+    appcat: row.delivery ? 'delivery' : 'taxi',
+    payment_mode: 'card',
+    customer_paid: amount,
+    discount_amount: 0,
+    usedWalletMoney: 0,
+    cardPaymentAmount: amount,
+    cashPaymentAmount: 0,
+    payableAmount: amount,
+    promo_applied: false,
+    promo_details: null,
+  };
+}
+
+/**
+ * The booking for one viewer, money in major units. The trip OTP is the rider's to tell the
+ * driver, so only the rider and admins see it; only admins see whom it is offered to.
+ */
+export function bookingView(row: BookingRow, viewer: { uid: string; usertype: UserType }): Booking {
   const seesOtp = viewer.usertype === 'admin' || viewer.uid === row.customer;
-  const delivery = (row.delivery ?? {}) as Partial<Pick<Booking, 'deliveryPerson' | 'deliveryPersonPhone' | 'pickUpInstructions' | 'deliveryInstructions' | 'parcelTypeIndex' | 'optionIndex' | 'parcelTypeSelected' | 'optionSelected'>>;
   return {
     id: row.id,
     booking_id: row.reference,
@@ -42,7 +73,7 @@ export function toApiBooking(row: BookingRow, viewer: { uid: string; usertype: U
     driver_share: fromMinor(row.driverShareMinor),
     discount: fromMinor(row.discountMinor),
     discount_amount: fromMinor(row.discountMinor),
-    paymentPacket: null,
+    paymentPacket: paymentPacketOf(row),
     driver: row.driver,
     driver_name: row.driverName,
     driver_image: row.driverImage,
@@ -74,7 +105,7 @@ export function toApiBooking(row: BookingRow, viewer: { uid: string; usertype: U
     deliver_image: row.deliverImage,
     requestedDrivers: viewer.usertype === 'admin' ? row.requestedDrivers : {},
     cancellationCharge: fromMinor(row.cancellationChargeMinor),
-    ...delivery,
+    ...((row.delivery ?? {}) as DeliveryFields),
   };
 }
 
@@ -82,4 +113,4 @@ export function toApiBooking(row: BookingRow, viewer: { uid: string; usertype: U
  * The booking as live events carry it: one view for every follower, so it is serialized once.
  * It holds neither the trip OTP nor the offers; the rider and admins read those by GET.
  */
-export const publicBookingView = (row: BookingRow) => toApiBooking(row, { uid: '', usertype: 'driver' });
+export const publicBookingView = (row: BookingRow): Booking => bookingView(row, { uid: '', usertype: 'driver' });

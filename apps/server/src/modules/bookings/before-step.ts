@@ -1,0 +1,41 @@
+import { greatCircleKm, trackedRoutePlan, type LatLng } from '@rideway/domain';
+import { eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import { bookings, tracking, users } from '../../db/schema';
+import { getSettings } from '../settings/service';
+
+/**
+ * What a step needs from outside services, fetched before its transaction opens (ARCHITECTURE
+ * rule 2: fetch first, then lock, check and write).
+ */
+
+/** The driver's newest position: the live index's, else the last one written to the users table. */
+export async function newestPosition(ctx: AppContext, driver: string): Promise<LatLng | undefined> {
+  const live = await ctx.live.geo.get(driver);
+  if (live) return { lat: live.lat, lng: live.lng };
+  const stored = (await ctx.db.select({ lat: users.locationLat, lng: users.locationLng }).from(users).where(eq(users.id, driver)))[0];
+  return stored?.lat != null && stored.lng != null ? { lat: stored.lat, lng: stored.lng } : undefined;
+}
+
+/** The route a taxi trip was driven along, and the address where it ended. */
+export type RouteDriven = { km: number; end: LatLng; address: string };
+
+/**
+ * Section 4 REACHED in taxi mode: the maps route through the trip's tracked points and the
+ * position it reaches at (section 9 thins the waypoints), and that position reverse-geocoded.
+ * Without two points the trip was not followed: undefined, and the booked fare stands. Only the
+ * trip's driver reaching a started trip costs a maps call.
+ */
+export async function routeDriven(ctx: AppContext, bookingId: string, driver: string, reachedAt: LatLng | undefined): Promise<RouteDriven | undefined> {
+  if ((await getSettings(ctx.db)).appcat !== 'taxi') return undefined;
+  const trip = (await ctx.db.select({ driver: bookings.driver, status: bookings.status }).from(bookings).where(eq(bookings.id, bookingId)))[0];
+  if (trip?.driver !== driver || trip.status !== 'STARTED') return undefined;
+  const tracked = await ctx.db.select({ lat: tracking.lat, lng: tracking.lng }).from(tracking).where(eq(tracking.bookingId, bookingId)).orderBy(tracking.at);
+  const points = reachedAt ? [...tracked, reachedAt] : tracked;
+  const plan = trackedRoutePlan(points);
+  if (plan.kind === 'none') return undefined;
+  const route = await ctx.maps.route(plan.kind === 'pair' ? [plan.start, plan.dest] : [plan.start, ...plan.waypoints, plan.dest]);
+  // Without the maps service's route, the straight legs between the points.
+  const km = route?.distanceKm ?? points.slice(1).reduce((sum, point, i) => sum + greatCircleKm(points[i] ?? point, point), 0);
+  return { km, end: plan.dest, address: await ctx.maps.reverseGeocode(plan.dest) };
+}

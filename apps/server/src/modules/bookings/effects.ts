@@ -1,0 +1,124 @@
+import {
+  appendRating,
+  cancellationCharge,
+  fareForMinor,
+  fromMinor,
+  kmInUnit,
+  recordSavedAddress,
+  settlePayment,
+  toMinor,
+  type BookingStatus,
+  type LatLng,
+  type PaymentMode,
+} from '@rideway/domain';
+import { eq } from 'drizzle-orm';
+import { carTypes, savedAddresses, users } from '../../db/schema';
+import { toApiCarType } from '../cartypes/service';
+import { addTrackingPoint } from '../presence/service';
+import { appendEntry, takeFromWallet } from '../wallet/ledger';
+import type { RouteDriven } from './before-step';
+import type { StepEffect } from './step';
+
+/**
+ * The named effects of section 4's steps. Each runs inside the step's transaction after the
+ * domain accepted the step, writes what it owns, and returns the booking columns it changes.
+ */
+
+/** STARTED and REACHED record a tracking point at the driver's newest position (section 4). */
+export const trackingPoint = (position: LatLng | undefined): StepEffect => async (tx, { booking, plan, now }) => {
+  if (!position || !booking.driver) return undefined;
+  await addTrackingPoint(tx, { bookingId: booking.id, status: plan.to, lat: position.lat, lng: position.lng, at: now }, { uids: [booking.customer, booking.driver], fleetadmin: booking.fleetadmin, admins: true });
+  return undefined;
+};
+
+/**
+ * REACHED in taxi mode: the fare is recomputed over the route driven and the time driven, the
+ * discount kept but never above it, and the drop is where the trip ended (section 4).
+ */
+export const reachFare = (driven: RouteDriven | undefined): StepEffect => async (tx, { booking, plan, settings }) => {
+  if (!driven || settings.appcat !== 'taxi') return undefined;
+  const carType = (await tx.select().from(carTypes).where(eq(carTypes.name, booking.carType)).limit(1))[0];
+  if (!carType) return undefined;
+  const distance = Math.round(kmInUnit(driven.km, settings.convert_to_mile) * 1000) / 1000;
+  const fare = fareForMinor(toApiCarType(carType), { distance, duration: plan.set.total_trip_time ?? booking.totalTripTime ?? booking.estimateTime });
+  const discount = Math.min(booking.discountMinor, fare.grandTotal);
+  return {
+    distance,
+    tripCostMinor: fare.grandTotal,
+    convenienceFeesMinor: fare.convenience_fees,
+    driverShareMinor: fare.totalCost,
+    discountMinor: discount,
+    customerPaidMinor: fare.grandTotal - discount,
+    payableAmountMinor: fare.grandTotal - discount,
+    drop: { lat: driven.end.lat, lng: driven.end.lng, add: driven.address },
+  };
+};
+
+/** REACHED: the drop joins the rider's saved addresses, or counts once more for a near one (section 4). */
+export const saveDrop: StepEffect = async (tx, { booking, columns, settings }) => {
+  const drop = columns.drop ?? booking.drop;
+  const saved = await tx.select().from(savedAddresses).where(eq(savedAddresses.uid, booking.customer));
+  const next = recordSavedAddress(saved, { description: drop.add, lat: drop.lat, lng: drop.lng }, settings.convert_to_mile);
+  const near = saved.find((entry, index) => next[index]?.count !== entry.count);
+  if (near) await tx.update(savedAddresses).set({ count: near.count + 1 }).where(eq(savedAddresses.id, near.id));
+  else await tx.insert(savedAddresses).values({ uid: booking.customer, description: drop.add, lat: drop.lat, lng: drop.lng, count: 1 });
+  return undefined;
+};
+
+/** PAID: section 4's money moves between the rider's and the driver's wallets, and the amounts paid. */
+export const settlement: StepEffect = async (tx, { booking, plan, columns, now }) => {
+  if (!plan.settles) return undefined;
+  const settled = settlePayment({
+    trip_cost: fromMinor(booking.tripCostMinor),
+    discount: fromMinor(booking.discountMinor),
+    driver_share: fromMinor(booking.driverShareMinor),
+    payment_mode: (columns.paymentMode ?? booking.paymentMode) as PaymentMode,
+    prepaid: booking.prepaid,
+  });
+  for (const move of settled.moves) {
+    const uid = move.party === 'driver' ? booking.driver : booking.customer;
+    if (!uid) continue;
+    const entry = { uid, type: move.type, amountMinor: move.amount, txRef: move.txRef, at: now, bookingId: booking.id } as const;
+    if (move.party === 'customer') await takeFromWallet(tx, { ...entry, type: 'Debit' });
+    else await appendEntry(tx, entry);
+  }
+  return {
+    customerPaidMinor: settled.customer_paid,
+    cashPaymentAmountMinor: settled.cashPaymentAmount,
+    cardPaymentAmountMinor: settled.cardPaymentAmount,
+    usedWalletMoneyMinor: settled.usedWalletMoney,
+    payableAmountMinor: settled.payableAmount,
+  };
+};
+
+/** A delivery paid ahead from the wallet (PAYMENT_PENDING to NEW): the money is taken now. */
+export const walletPaidAhead: StepEffect = async (tx, { booking, plan, columns, now }) => {
+  if (plan.from !== 'PAYMENT_PENDING' || plan.to !== 'NEW' || columns.paymentMode !== 'wallet') return undefined;
+  await takeFromWallet(tx, { uid: booking.customer, type: 'Debit', amountMinor: booking.customerPaidMinor, txRef: 'TripPayment', at: now, bookingId: booking.id });
+  return { usedWalletMoneyMinor: booking.customerPaidMinor, payableAmountMinor: 0 };
+};
+
+/**
+ * CANCELLED: the car type's cancellation charge (decisions.md). The rider owes it even beyond the
+ * wallet's balance; the driver who was on the way is compensated.
+ */
+export const cancelCharge: StepEffect = async (tx, { booking, plan, now }) => {
+  if (!booking.driver) return undefined;
+  const carType = (await tx.select({ cancelSlab: carTypes.cancelSlab }).from(carTypes).where(eq(carTypes.name, booking.carType)).limit(1))[0];
+  const slabs = (carType?.cancelSlab ?? []).map((slab) => ({ minsDelayed: slab.minsDelayed, amount: fromMinor(slab.amount) }));
+  const cancelledBy = (plan.set.cancelledBy ?? 'system') as 'rider' | 'admin' | 'system';
+  const charge = toMinor(cancellationCharge({ slabs, status: booking.status as BookingStatus, cancelledBy, acceptedAt: booking.acceptedAt, now, tripCost: fromMinor(booking.tripCostMinor) }));
+  if (charge <= 0) return undefined;
+  await appendEntry(tx, { uid: booking.customer, type: 'Debit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
+  await appendEntry(tx, { uid: booking.driver, type: 'Credit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
+  return { cancellationChargeMinor: charge };
+};
+
+/** COMPLETE with a rating: appended to the driver's ratings, whose average is recomputed (section 4). */
+export const rateDriver: StepEffect = async (tx, { booking, plan }) => {
+  const rating = plan.set.rating;
+  if (rating === undefined || !booking.driver) return undefined;
+  const driver = (await tx.select().from(users).where(eq(users.id, booking.driver)).for('update'))[0];
+  if (driver) await tx.update(users).set({ ratings: appendRating(driver.ratings, { user: booking.customer, rate: rating }) }).where(eq(users.id, driver.id));
+  return undefined;
+};

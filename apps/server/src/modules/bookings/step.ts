@@ -1,0 +1,169 @@
+import type { Settings } from '@rideway/contract';
+import {
+  canViewBooking,
+  planTransition,
+  type Actor as DomainActor,
+  type BookingAction,
+  type BookingFacts,
+  type BookingStatus,
+  type PaymentMode,
+  type TransitionPlan,
+  type UserType,
+} from '@rideway/domain';
+import { and, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Tx } from '../../db/client';
+import { bookings, users } from '../../db/schema';
+import { AppError, unwrap } from '../../http/app-error';
+import { announceBooking } from '../dispatch/announce';
+import type { BookingRow } from '../dispatch/booking-view';
+import { en } from '../languages/messages/en';
+import { enqueue } from '../outbox/service';
+import { syncDriver } from '../presence/service';
+import { getSettings } from '../settings/service';
+
+/**
+ * The frame every section 4 step runs in: one transaction that locks the booking, asks the domain
+ * for the step's plan from the booking's current status, runs the step's effects, and writes the
+ * booking guarded by that status, with the driver's queue flag, the notices and the live
+ * announcement; or writes nothing (ARCHITECTURE rule 2).
+ */
+
+/** The server itself, acting on a timer (a booking nobody took is cancelled). */
+export const SYSTEM = 'system' as const;
+export type StepActor = { uid: string; usertype: UserType } | typeof SYSTEM;
+
+/** The booking columns a step writes. */
+export type BookingColumns = Partial<typeof bookings.$inferInsert>;
+
+/** What a step changes, as its effects see it: the booking as locked, the plan, the columns so far. */
+export type StepChange = { booking: BookingRow; plan: TransitionPlan; columns: BookingColumns; settings: Settings; now: number };
+
+/** A named effect of a step: its own writes in the step's transaction, and the booking columns it adds. */
+export type StepEffect = (tx: Tx, change: StepChange) => Promise<BookingColumns | undefined>;
+
+export type StepInput = {
+  actor: StepActor;
+  bookingId: string;
+  /** The step, or a function of the locked booking that decides it (accept reads the driver). */
+  action: BookingAction | ((tx: Tx, booking: BookingRow) => BookingAction | Promise<BookingAction>);
+  effects?: readonly StepEffect[];
+  /** Work after the booking is written and announced (a delivery paid ahead starts its search). */
+  afterWrite?: (tx: Tx, updated: BookingRow, change: StepChange) => Promise<BookingRow>;
+};
+
+/** Runs a step in a transaction of its own; after it commits, the driver's live entry and the events follow. */
+export async function commitStep(ctx: AppContext, input: StepInput): Promise<BookingRow> {
+  const updated = await ctx.db.transaction((tx) => runStep(ctx, tx, input));
+  await afterStep(ctx, updated);
+  return updated;
+}
+
+/** One step inside the caller's transaction (a payment's confirmation records itself with it). */
+export async function runStep(ctx: AppContext, tx: Tx, { actor, bookingId, action, effects = [], afterWrite }: StepInput): Promise<BookingRow> {
+  const settings = await getSettings(tx);
+  const now = ctx.now();
+  const booking = await lockBooking(tx, actor, bookingId);
+  const step = typeof action === 'function' ? await action(tx, booking) : action;
+  const plan = unwrap(planTransition(factsOf(booking), domainActor(actor), step, { at: now, autoDispatch: settings.autoDispatch }));
+  const change: StepChange = { booking, plan, columns: columnsOf(plan, booking, now), settings, now };
+  for (const effect of effects) Object.assign(change.columns, await effect(tx, change));
+  await setDriverQueue(tx, change);
+  const updated = await writeGuarded(tx, change);
+  await sendNotices(tx, change);
+  await announceBooking(tx, booking, updated, now, settings.appName);
+  return afterWrite ? afterWrite(tx, updated, change) : updated;
+}
+
+/** After a step commits: the driver's entry in the live index follows its queue flag, and events leave. */
+export async function afterStep(ctx: AppContext, updated: BookingRow): Promise<void> {
+  if (updated.driver) await syncDriver(ctx, updated.driver);
+  ctx.live.relay.kick();
+}
+
+/** The booking, locked for this transaction, or 404 when missing or not the caller's to see. */
+export async function lockBooking(tx: Tx, actor: StepActor, id: string): Promise<BookingRow> {
+  const row = (await tx.select().from(bookings).where(eq(bookings.id, id)).for('update'))[0];
+  const visible = row && (actor === SYSTEM || canViewBooking({ uid: actor.uid, usertype: actor.usertype }, { ...row, status: row.status as BookingStatus }));
+  if (!row || !visible) throw new AppError('not_found');
+  return row;
+}
+
+const domainActor = (actor: StepActor): DomainActor => (actor === SYSTEM ? { usertype: 'system' } : { usertype: actor.usertype, uid: actor.uid });
+
+/** The booking fields section 4's state machine reads. */
+const factsOf = (row: BookingRow): BookingFacts => ({
+  status: row.status as BookingStatus,
+  customer: row.customer,
+  driver: row.driver,
+  requestedDrivers: row.requestedDrivers,
+  carType: row.carType,
+  prepaid: row.prepaid,
+  payment_mode: row.paymentMode as PaymentMode,
+  otp: row.otp ?? false,
+  startTime: row.tripStartTime,
+  photos: row.delivery ? { pickup_image: row.pickupImage, deliver_image: row.deliverImage } : null,
+});
+
+/** The plan's fields, as the booking's columns. */
+function columnsOf({ to, set, requestedDrivers }: TransitionPlan, booking: BookingRow, now: number): BookingColumns {
+  const columns: BookingColumns = {
+    status: to,
+    updatedAt: now,
+    driverArriveTime: set.driver_arrive_time,
+    tripStartTime: set.trip_start_time,
+    tripEndTime: set.trip_end_time,
+    totalTripTime: set.total_trip_time,
+    prepaid: set.prepaid,
+    paymentMode: set.payment_mode,
+    rating: set.rating,
+    reason: set.reason,
+    cancelledBy: set.cancelledBy,
+  };
+  if (set.driver !== undefined) {
+    Object.assign(columns, { driver: set.driver, driverName: set.driver_name, driverImage: set.driver_image, driverContact: set.driver_contact, driverToken: set.driver_token, vehicleNumber: set.vehicle_number, driverRating: set.driverRating, fleetadmin: set.fleetadmin, acceptedAt: now });
+  }
+  if (requestedDrivers && 'clear' in requestedDrivers) columns.requestedDrivers = {};
+  if (requestedDrivers && 'add' in requestedDrivers) columns.requestedDrivers = { ...booking.requestedDrivers, [requestedDrivers.add]: true };
+  return columns;
+}
+
+/** The trip's driver: the one accepting now, or the booking's. */
+const driverOf = ({ plan, booking }: StepChange): string | null => plan.set.driver ?? booking.driver;
+
+/** Section 4: the driver is in queue (busy) from accept until the trip is paid, handed over or cancelled. */
+async function setDriverQueue(tx: Tx, change: StepChange): Promise<void> {
+  const driver = driverOf(change);
+  if (change.plan.driverQueue !== undefined && driver) await tx.update(users).set({ queue: change.plan.driverQueue }).where(eq(users.id, driver));
+}
+
+/** The write, guarded by the status the plan was made from: a concurrent step that won makes this one invalid_transition. */
+async function writeGuarded(tx: Tx, { booking, plan, columns }: StepChange): Promise<BookingRow> {
+  const written = await tx
+    .update(bookings)
+    .set(columns)
+    .where(and(eq(bookings.id, booking.id), eq(bookings.status, plan.from)))
+    .returning()
+    .catch((error: unknown) => {
+      // The database holds a driver to one active trip (bookings_one_active_trip_per_driver).
+      if (isUniqueViolation(error)) throw new AppError('driver_busy');
+      throw error;
+    });
+  if (!written[0]) throw new AppError('invalid_transition');
+  return written[0];
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
+  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
+};
+
+/** The plan's push notices, to the rider or the trip's driver, through the outbox. */
+async function sendNotices(tx: Tx, change: StepChange): Promise<void> {
+  const { booking, plan, settings, now } = change;
+  for (const notice of plan.notices) {
+    const recipient = notice.to === 'customer' ? booking.customer : driverOf(change);
+    if (!recipient) continue;
+    await enqueue(tx, { channel: 'push', recipient, payload: { title: settings.appName, msg: en[notice.key], screen: notice.screen, params: { bookingId: booking.id } } }, now);
+  }
+}
