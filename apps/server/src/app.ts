@@ -77,7 +77,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.config.TRUST_PROXY,
   });
 
-  const declared = registerRouteChecks(app);
+  registerRouteChecks(app);
 
   const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); } });
   const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, maps: options.maps ?? offlineMaps(), now, live };
@@ -88,8 +88,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Route schemas come from packages/contract: Fastify validates requests with them (the error
   // handler turns an issue into the spec's key) and serializes responses through them, so
   // nothing undocumented leaves.
-  // TRANSITION: a route still in the old table keeps its old behaviour (its service validates).
-  app.setValidatorCompiler((route) => (declared(route.method, route.url) ? validatorCompiler(route as Parameters<typeof validatorCompiler>[0]) : (data: unknown) => ({ value: data })));
+  app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(fastifySwagger, {
     openapi: {
@@ -110,9 +109,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerNulGuard(app);
 
   app.setErrorHandler(errorHandler);
-  await registerWebApp(app.withTypeProvider<ZodTypeProvider>() as RouteApp, async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())));
+  const routes: RouteApp = app.withTypeProvider<ZodTypeProvider>();
+  await registerWebApp(routes, async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())));
 
-  const routes = app.withTypeProvider<ZodTypeProvider>() as RouteApp;
   routes.get('/api/health', { config: { access: 'public' }, schema: { summary: 'Liveness', response: { 200: healthResponse } } }, () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
   routes.get('/api/openapi.json', { config: { access: 'public' }, schema: { summary: 'This API document', response: { 200: openApiResponse } } }, () => app.swagger() as { openapi: string });
 

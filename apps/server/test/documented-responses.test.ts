@@ -1,5 +1,5 @@
 import fastifySwagger from '@fastify/swagger';
-import Fastify from 'fastify';
+import Fastify, { type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -11,10 +11,17 @@ describe("the harness's check of every answer against the API document", () => {
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
     await app.register(fastifySwagger, { openapi: { info: { title: 't', version: '1' } }, transform: jsonSchemaTransform });
-    app.withTypeProvider<ZodTypeProvider>().get('/thing', { schema: { querystring: z.object({ mode: z.string() }), response: { 200: z.object({ a: z.string() }) } } }, (request, reply) => {
-      if (request.query.mode === 'status') return reply.status(202).send({ a: 'x' });
-      if (request.query.mode === 'body') return reply.type('application/json').send('{"b":1}');
-      return { a: 'x' };
+    app.withTypeProvider<ZodTypeProvider>().route({
+      method: 'GET',
+      url: '/thing',
+      schema: { querystring: z.object({ mode: z.string() }), response: { 200: z.object({ a: z.string() }) } },
+      // The untyped reply: this route answers what its document does not say, on purpose.
+      handler: async (request, typed) => {
+        const reply = typed as unknown as FastifyReply;
+        if (request.query.mode === 'status') await reply.status(202).send({ a: 'x' });
+        else if (request.query.mode === 'body') await reply.type('application/json').send('{"b":1}');
+        else await reply.send({ a: 'x' });
+      },
     });
     const { violations } = checkDocumentedResponses(app);
     await app.ready();

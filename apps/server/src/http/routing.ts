@@ -7,7 +7,6 @@ import { errorResponses } from '@rideway/contract';
 import type { FastifyBaseLogger, FastifyInstance, FastifySchema, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault, RouteOptions } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { USER_TYPES, type UserType } from '@rideway/domain';
-import { accessFor } from './access';
 
 /** Anyone; any signed-in user; or only these user types. */
 export type Access = 'public' | 'signedIn' | readonly UserType[];
@@ -54,21 +53,17 @@ const routeKey = (method: string, url: string): string => `${method} ${url}`;
  * (the error answers are added to every route's document here, once), and the access is noted
  * in the API document and in `app.routeAccess`.
  */
-export function registerRouteChecks(app: FastifyInstance): (method: string, url: string) => boolean {
+export function registerRouteChecks(app: FastifyInstance): void {
   app.decorate('routeAccess', new Map<string, Access>());
-  const declared = new Set<string>();
   app.addHook('onRoute', (route: RouteOptions) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (methods.every((method) => method === 'HEAD')) return;
     const label = routeKey(methods.filter((method) => method !== 'HEAD').join(','), route.url);
-    // TRANSITION: routes not yet converted keep their row in the old table.
-    if (route.config?.access !== undefined) for (const method of methods) declared.add(routeKey(method, route.url));
-    const access = route.config?.access ?? accessFor(methods.find((method) => method !== 'HEAD') ?? 'GET', route.url);
+    const access = route.config?.access;
     if (access === undefined) throw new Error(`route ${label} declares no access`);
-    route.config = { ...route.config, access };
     const schema = route.schema ?? {};
+    if (schema.response === undefined) throw new Error(`route ${label} declares no responses`);
     route.schema = { ...describeAccess(route.url, access), ...schema, response: { ...errorResponses, ...(schema.response as object) } };
     for (const method of methods) if (method !== 'HEAD') app.routeAccess.set(routeKey(method, route.url), access);
   });
-  return (method, url) => declared.has(routeKey(method, url));
 }

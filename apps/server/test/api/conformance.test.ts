@@ -98,12 +98,16 @@ describe.each(ENGINES)('every operation of /api/openapi.json on %s', (engine) =>
 
   /** Every stored row of every table, as one text: what "nothing is stored" compares. */
   const storedState = async (): Promise<string> => {
-    const tables = await t.db.execute<{ table_name: string }>(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
+    const rowsOf = async <T>(query: ReturnType<typeof sql>): Promise<T[]> => {
+      const result: unknown = await t.db.execute(query);
+      return (result as { rows: T[] }).rows;
+    };
+    const tables = await rowsOf<{ table_name: string }>(sql`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
     const parts: string[] = [];
-    for (const { table_name } of tables.rows) {
+    for (const { table_name } of tables) {
       if (table_name === 'sessions') continue; // a request's own session is touched on use
-      const rows = await t.db.execute<{ digest: string | null }>(sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${sql.identifier(table_name)} t`);
-      parts.push(`${table_name}:${rows.rows[0]?.digest ?? ''}`);
+      const rows = await rowsOf<{ digest: string | null }>(sql`select md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from ${sql.identifier(table_name)} t`);
+      parts.push(`${table_name}:${rows[0]?.digest ?? ''}`);
     }
     return parts.join(',');
   };
