@@ -2,7 +2,6 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', ['json', { outputFile: '.vitest-report.json' }]],
@@ -13,5 +12,25 @@ export default defineConfig({
       reporter: ['text-summary', 'text'],
       thresholds: { lines: 95, statements: 95, functions: 95, branches: 90 },
     },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'node',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.ts', 'apps/*/test/**/*.test.ts'],
+          // The web's tests need a DOM: they run in the project below.
+          exclude: ['apps/web/**', '**/node_modules/**'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'web',
+          include: ['apps/web/src/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['apps/web/src/test/setup.ts'],
+        },
+      },
+    ],
   },
 });

@@ -5,7 +5,7 @@ import { api } from './client';
 export type EarningsCards = { today: number; thisMonth: number; total: number };
 
 /** A driver on the live map (GET /api/drivers/live and the drivers:live topic). */
-export type LiveDriver = { uid: string; name: string; vehicleNumber: string | null; carType: string | null; location: { lat: number; lng: number }; at: number; busy: boolean };
+export type { LiveDriver } from '@rideway/contract';
 
 export function useEarningsCards() {
   return useQuery({ queryKey: ['dashboard'], queryFn: async () => (await api<{ earnings: EarningsCards }>('/api/dashboard')).earnings });

@@ -1,5 +1,6 @@
 import type { User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { SESSION_STALE_MS } from '../config/ui-constants';
 import { api, ApiError } from './client';
 import { SETTINGS } from './settings';
 
@@ -18,7 +19,7 @@ export function useMe() {
         throw error;
       }
     },
-    staleTime: 60_000,
+    staleTime: SESSION_STALE_MS,
   });
 }
 

@@ -1,5 +1,6 @@
 import type { PublicSettings, Settings } from '@rideway/contract';
 import { useQuery } from '@tanstack/react-query';
+import { REFERENCE_DATA_STALE_MS } from '../config/ui-constants';
 import { api } from './client';
 
 export const SETTINGS = ['settings'] as const;
@@ -9,5 +10,5 @@ export const SETTINGS = ['settings'] as const;
  * admin gets the rest too, such as autoDispatch.
  */
 export function useSettings() {
-  return useQuery({ queryKey: SETTINGS, queryFn: async () => (await api<{ settings: PublicSettings & Partial<Settings> }>('/api/settings')).settings, staleTime: 5 * 60_000 });
+  return useQuery({ queryKey: SETTINGS, queryFn: async () => (await api<{ settings: PublicSettings & Partial<Settings> }>('/api/settings')).settings, staleTime: REFERENCE_DATA_STALE_MS });
 }

@@ -1,44 +1,5 @@
-import { isProtectedRoute, PROTECTED_ROUTES } from '@rideway/domain';
-import { createBrowserRouter, Outlet } from 'react-router';
-import { LandingPage } from '../features/public/LandingPage';
-import { AppLayout } from './layout/AppLayout';
-import { PublicLayout } from './layout/PublicLayout';
-import { NotFoundPage } from './NotFoundPage';
-import { RequireRole } from './RequireRole';
-import { SCREENS } from './screens';
+import { createBrowserRouter } from 'react-router';
+import { routes } from './route-table';
 
-const EVERY_USER = ['rider', 'admin', 'driver', 'fleetadmin'] as const;
-
-/** Section 2's routes; pages other than the landing page load when first opened. */
-export const router = createBrowserRouter([
-  {
-    element: <PublicLayout />,
-    children: [
-      { index: true, element: <LandingPage /> },
-      { path: 'about-us', lazy: async () => ({ Component: (await import('../features/public/AboutUsPage')).AboutUsPage }) },
-      { path: 'privacy-policy', lazy: async () => ({ Component: (await import('../features/public/PrivacyPolicyPage')).PrivacyPolicyPage }) },
-      { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage')).LoginPage }) },
-      { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/RegisterPage')).RegisterPage }) },
-      { path: '*', element: <NotFoundPage /> },
-    ],
-  },
-  {
-    // Signed-in screens, each behind section 2's roles for it.
-    element: (
-      <RequireRole allowed={EVERY_USER}>
-        <AppLayout />
-      </RequireRole>
-    ),
-    children: [
-      ...Object.entries(SCREENS).map(([path, screen]) => ({
-        element: (
-          <RequireRole allowed={isProtectedRoute(path) ? PROTECTED_ROUTES[path] : []}>
-            <Outlet />
-          </RequireRole>
-        ),
-        children: [{ path: path.slice(1), lazy: screen }],
-      })),
-      { path: 'bookings/:id', lazy: async () => ({ Component: (await import('../features/trip/BookingPage')).BookingPage }) },
-    ],
-  },
-]);
+/** The app's router over section 2's route table (tests run the same table in memory). */
+export const router = createBrowserRouter(routes);

@@ -9,7 +9,7 @@ type Screen = () => Promise<{ Component: ComponentType }>;
  */
 export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/dashboard': async () => ({ Component: (await import('../features/dashboard/DashboardPage')).DashboardPage }),
-  '/bookings': async () => ({ Component: (await import('../features/bookings/BookingsPage')).BookingsPage }),
+  '/bookings': async () => ({ Component: (await import('./routes/bookings')).BookingsRoute }),
   '/cartypes': async () => ({ Component: (await import('../features/admin/CarTypesPage')).CarTypesPage }),
   '/cancelreasons': async () => ({ Component: (await import('../features/admin/CancelReasonsPage')).CancelReasonsPage }),
   '/riders': async () => ({ Component: (await import('../features/admin/UsersPage')).RidersPage }),
@@ -18,12 +18,12 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/addtowallet': async () => ({ Component: (await import('../features/admin/AddToWalletPage')).AddToWalletPage }),
   '/withdraws': async () => ({ Component: (await import('../features/admin/WithdrawsPage')).WithdrawsPage }),
   '/settings': async () => ({ Component: (await import('../features/admin/SettingsPage')).SettingsPage }),
-  '/addbookings': async () => ({ Component: (await import('../features/admin/AddBookingPage')).AddBookingPage }),
+  '/addbookings': async () => ({ Component: (await import('../features/booking/AddBookingPage')).AddBookingPage }),
   '/promos': async () => ({ Component: (await import('../features/admin/PromosPage')).PromosPage }),
   '/notifications': async () => ({ Component: (await import('../features/admin/NotificationsPage')).NotificationsPage }),
   '/earningreports': async () => ({ Component: (await import('../features/admin/ReportsPages')).EarningReportsPage }),
   '/driverearning': async () => ({ Component: (await import('../features/admin/ReportsPages')).DriverEarningsPage }),
-  '/profile': async () => ({ Component: (await import('../features/profile/ProfilePage')).ProfilePage }),
+  '/profile': async () => ({ Component: (await import('./routes/profile')).ProfileRoute }),
 };
 
 export const isBuilt = (path: string): boolean => Object.hasOwn(SCREENS, path);

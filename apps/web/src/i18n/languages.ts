@@ -1,3 +1,4 @@
+import { DEFAULT_LANGUAGE } from '@rideway/domain';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
@@ -15,7 +16,7 @@ export async function startI18n(): Promise<Language[]> {
   const response = await fetch('/get_languages');
   const files = (await response.json()) as Record<string, LanguageFile>;
   const languages = Object.entries(files).map(([code, file]) => ({ code, name: file.name, dir: file.dir, default: file.default }));
-  const fallback = languages.find((language) => language.default)?.code ?? 'en';
+  const fallback = languages.find((language) => language.default)?.code ?? DEFAULT_LANGUAGE;
   const stored = localStorage.getItem(STORED);
   await i18next.use(initReactI18next).init({
     resources: Object.fromEntries(Object.entries(files).map(([code, file]) => [code, { translation: file.messages }])),

@@ -1,5 +1,6 @@
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
+import { DRAWER_WIDTH_PX } from '@rideway/domain';
 import { AppBar, Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,10 +9,7 @@ import { useLogout, useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { menuFor } from './menu';
 import { useDocumentTitle } from './use-document-title';
-import { DriverSharing } from '../../features/driver/sharing';
-
-/** Section 2: the side drawer's width. */
-export const DRAWER_WIDTH = 240;
+import { DriverSharing } from '../../hooks/sharing';
 
 /** The signed-in layout: a top bar with appName and the side drawer with the role's menu. */
 export function AppLayout() {
@@ -26,7 +24,7 @@ export function AppLayout() {
   const { pathname } = useLocation();
   useDocumentTitle();
   const menu = (
-    <Box component="nav" aria-label={t('nav_main')} sx={{ width: DRAWER_WIDTH }}>
+    <Box component="nav" aria-label={t('nav_main')} sx={{ width: DRAWER_WIDTH_PX }}>
       <Toolbar />
       <List>
         {(me ? menuFor(me.usertype) : []).map((entry) =>
@@ -73,7 +71,7 @@ export function AppLayout() {
           </Typography>
         </Toolbar>
       </AppBar>
-      <Drawer variant={wide ? 'permanent' : 'temporary'} open={wide || open} onClose={() => { setOpen(false); }} sx={{ width: DRAWER_WIDTH, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH } }}>
+      <Drawer variant={wide ? 'permanent' : 'temporary'} open={wide || open} onClose={() => { setOpen(false); }} sx={{ width: DRAWER_WIDTH_PX, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH_PX } }}>
         {menu}
       </Drawer>
       <Box component="main" sx={{ flexGrow: 1, minWidth: 0 }}>

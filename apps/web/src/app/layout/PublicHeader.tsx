@@ -2,6 +2,7 @@ import FacebookIcon from '@mui/icons-material/Facebook';
 import InstagramIcon from '@mui/icons-material/Instagram';
 import MenuIcon from '@mui/icons-material/Menu';
 import XIcon from '@mui/icons-material/X';
+import { DRAWER_WIDTH_PX, HEADER_SCROLL_CHANGE_PX } from '@rideway/domain';
 import { AppBar, Box, Button, Drawer, IconButton, List, ListItemButton, ListItemText, MenuItem, TextField, Toolbar, Typography, useMediaQuery, useScrollTrigger, useTheme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +18,7 @@ export function PublicHeader() {
   const { data: me } = useMe();
   const { data: settings } = useSettings();
   const languages = useLanguages();
-  const scrolled = useScrollTrigger({ disableHysteresis: true, threshold: 400 });
+  const scrolled = useScrollTrigger({ disableHysteresis: true, threshold: HEADER_SCROLL_CHANGE_PX });
   // On a phone the links move into a drawer, so the bar keeps to one line.
   const narrow = useMediaQuery(useTheme().breakpoints.down('md'));
   const [open, setOpen] = useState(false);
@@ -40,7 +41,7 @@ export function PublicHeader() {
         </Typography>
         {narrow ? (
           <Drawer anchor="right" open={open} onClose={() => { setOpen(false); }}>
-            <Box component="nav" aria-label={t('nav_main')} sx={{ width: 240 }}>
+            <Box component="nav" aria-label={t('nav_main')} sx={{ width: DRAWER_WIDTH_PX }}>
               <List>
                 {links.map((link) => (
                   <ListItemButton key={link.to} component={RouterLink} to={link.to} onClick={() => { setOpen(false); }}>

@@ -3,11 +3,11 @@ import { Button, Stack, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
-import { FormCard } from '../../app/FormCard';
+import { AlertDialog } from '../../components/AlertDialog';
+import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
-import { useMoney } from '../booking/money';
-import { UserSelect } from '../users/UserSelect';
+import { useMoney } from '../../hooks/use-money';
+import { UserSelect } from '../../components/UserSelect';
 
 /** Section 2 /addtowallet: an admin credits a rider's or a driver's wallet (section 5: no_details_error). */
 export function AddToWalletPage() {

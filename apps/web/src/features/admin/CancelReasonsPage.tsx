@@ -1,9 +1,10 @@
 import type { CancelReason } from '@rideway/contract';
+import { CANCEL_REASONS_PAGE_SIZE } from '@rideway/domain';
 import { TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
+import { AlertDialog } from '../../components/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCancelReasons } from '../../api/catalogue';
 import { errorKey } from '../../api/client';
@@ -39,7 +40,7 @@ export function CancelReasonsPage() {
         title={t('menu_cancellation_reasons')}
         rows={reasons.data}
         columns={columns}
-        pageSize={10}
+        pageSize={CANCEL_REASONS_PAGE_SIZE}
         emptyText={t('no_cancel_reasons')}
         exportName="cancel-reasons"
         add={{ label: t('add'), onClick: () => { setAdding(true); } }}

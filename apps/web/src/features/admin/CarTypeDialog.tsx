@@ -5,8 +5,8 @@ import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings';
 import { FormDialog } from './FormDialog';
 import { PairListEditor } from './PairListEditor';
-import { ImagePicker } from '../../app/ImagePicker';
-import { readImage } from '../../app/images';
+import { ImagePicker } from '../../components/ImagePicker';
+import { readImage } from '../../utils/images';
 
 /** What an admin sends for a car type (the server's carTypeCreateSchema). */
 export type CarTypeBody = Omit<CarType, 'id' | 'createdAt'>;

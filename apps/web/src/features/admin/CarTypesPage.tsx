@@ -3,11 +3,11 @@ import { Box } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
+import { AlertDialog } from '../../components/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCarTypes } from '../../api/catalogue';
 import { errorKey } from '../../api/client';
-import { useMoney } from '../booking/money';
+import { useMoney } from '../../hooks/use-money';
 import { CarTypeDialog, type CarTypeBody } from './CarTypeDialog';
 import { CrudTable } from './CrudTable';
 

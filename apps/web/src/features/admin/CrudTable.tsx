@@ -6,9 +6,10 @@ import { DataGrid, GridActionsCellItem, type GridColDef, type GridValidRowModel 
 import { arSD, enUS, esES } from '@mui/x-data-grid/locales';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
+import { AlertDialog } from '../../components/AlertDialog';
 import { errorKey } from '../../api/client';
 import { useSettings } from '../../api/settings';
+import { ADMIN_TABLE_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZES } from '../../config/ui-constants';
 
 const GRID_TEXTS: Record<string, typeof enUS> = { en: enUS, ar: arSD, es: esES };
 
@@ -32,7 +33,7 @@ type Props<Row extends GridValidRowModel & { id: string }> = {
  * delete with a confirmation; a refused change shows its key in the Alert dialog and the row
  * goes back to what is stored.
  */
-export function CrudTable<Row extends GridValidRowModel & { id: string }>({ title, rows, columns, onUpdate, onDelete, onEdit, add, emptyText, pageSize = 10, exportName }: Props<Row>) {
+export function CrudTable<Row extends GridValidRowModel & { id: string }>({ title, rows, columns, onUpdate, onDelete, onEdit, add, emptyText, pageSize = ADMIN_TABLE_PAGE_SIZE, exportName }: Props<Row>) {
   const { t, i18n } = useTranslation();
   const { data: settings } = useSettings();
   const [alert, setAlert] = useState<string | null>(null);
@@ -82,7 +83,7 @@ export function CrudTable<Row extends GridValidRowModel & { id: string }>({ titl
           autoHeight
           showToolbar
           disableRowSelectionOnClick
-          pageSizeOptions={[pageSize, 25, 50]}
+          pageSizeOptions={[pageSize, ...ADMIN_TABLE_PAGE_SIZES]}
           initialState={{ pagination: { paginationModel: { pageSize } } }}
           localeText={{ ...GRID_TEXTS[i18n.language]?.components.MuiDataGrid.defaultProps.localeText, noRowsLabel: emptyText }}
           slotProps={{

@@ -4,13 +4,14 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
-import { dateText } from '../../app/date-text';
+import { AlertDialog } from '../../components/AlertDialog';
+import { dateText } from '../../utils/date-text';
 import { useCollection } from '../../api/admin';
 import { api, errorKey } from '../../api/client';
-import { useMoney } from '../booking/money';
+import { useMoney } from '../../hooks/use-money';
 import { CrudTable } from './CrudTable';
 import { FormDialog } from './FormDialog';
+import { PROMO_DEFAULT_USAGE_LIMIT, PROMO_DEFAULT_VALIDITY_DAYS } from '../../config/ui-constants';
 
 const PROMOS = ['promos'] as const;
 const DAY = 86_400_000;
@@ -27,16 +28,16 @@ const NUMBER_FIELDS = ['promo_discount_value', 'max_promo_discount_value', 'min_
 
 function AddPromoDialog({ busy, onAdd, onClose }: { busy: boolean; onAdd: (promo: PromoBody) => void; onClose: () => void }) {
   const { t } = useTranslation();
-  const [draft, setDraft] = useState<Draft>({
+  const [draft, setDraft] = useState<Draft>(() => ({
     promo_name: '',
     promo_description: '',
     promo_discount_type: 'flat',
     promo_discount_value: '',
     max_promo_discount_value: '0',
     min_order: '0',
-    promo_validity: dayOf(Date.now() + 30 * DAY),
-    promo_usage_limit: '100',
-  });
+    promo_validity: dayOf(Date.now() + PROMO_DEFAULT_VALIDITY_DAYS * DAY),
+    promo_usage_limit: String(PROMO_DEFAULT_USAGE_LIMIT),
+  }));
   const set = (key: keyof Draft) => (event: { target: { value: string } }) => { setDraft({ ...draft, [key]: event.target.value }); };
   const submit = () => {
     onAdd({

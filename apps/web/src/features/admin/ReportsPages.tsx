@@ -3,8 +3,8 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
-import { monthText } from '../../app/date-text';
-import { useMoney } from '../booking/money';
+import { monthText } from '../../utils/date-text';
+import { useMoney } from '../../hooks/use-money';
 import { CrudTable } from './CrudTable';
 
 type Monthly = { year: number; month: number };

@@ -3,7 +3,7 @@ import { Box, Button, Container, FormControlLabel, Grid, MenuItem, Paper, Stack,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
+import { AlertDialog } from '../../components/AlertDialog';
 import { api, errorKey } from '../../api/client';
 import { SETTINGS, useSettings } from '../../api/settings';
 

@@ -3,13 +3,13 @@ import { MenuItem, Stack, TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
+import { AlertDialog } from '../../components/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCarTypes } from '../../api/catalogue';
 import { errorKey } from '../../api/client';
 import { useMe } from '../../api/session';
 import { useUsers, type ListedType } from '../../api/users';
-import { useMoney } from '../booking/money';
+import { useMoney } from '../../hooks/use-money';
 import { CrudTable } from './CrudTable';
 import { FormDialog } from './FormDialog';
 

@@ -5,11 +5,11 @@ import { GridActionsCellItem } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
+import { AlertDialog } from '../../components/AlertDialog';
 import { api, errorKey } from '../../api/client';
 import { useWithdraws, WITHDRAWS } from '../../api/wallet';
-import { dateTimeText } from '../../app/date-text';
-import { useMoney } from '../booking/money';
+import { dateTimeText } from '../../utils/date-text';
+import { useMoney } from '../../hooks/use-money';
 import { CrudTable } from './CrudTable';
 
 /** Section 2 /withdraws: drivers' withdraw requests; Process marks one paid and is disabled after. */

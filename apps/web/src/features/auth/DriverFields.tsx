@@ -1,12 +1,10 @@
 import { Stack, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { ImagePicker } from '../../app/ImagePicker';
-import { scaledPhoto } from '../../app/images';
+import { ImagePicker } from '../../components/ImagePicker';
+import { scaledPhoto } from '../../utils/images';
 import { useCarTypes } from '../../api/catalogue';
-import { CarTypeSelect } from '../booking/CarTypeSelect';
-
-/** A licence photo stays readable at this size, and well under the server's limit. */
-const LICENCE_MAX_SIDE = 1600;
+import { CarTypeSelect } from '../../components/CarTypeSelect';
+import { LICENCE_PHOTO_MAX_SIDE_PX } from '../../config/ui-constants';
 
 export type DriverSignUp = { carType: string; vehicleNumber: string; vehicleMake: string; vehicleModel: string; licenseImage: string };
 export const NO_DRIVER: DriverSignUp = { carType: '', vehicleNumber: '', vehicleMake: '', vehicleModel: '', licenseImage: '' };
@@ -32,7 +30,7 @@ export function DriverFields({ value, onChange, onUnreadable }: Props) {
         image={value.licenseImage || null}
         imageAlt={t('licence_image')}
         emptyText={t('licence_needed')}
-        read={(file) => scaledPhoto(file, LICENCE_MAX_SIDE)}
+        read={(file) => scaledPhoto(file, LICENCE_PHOTO_MAX_SIDE_PX)}
         onImage={(licenseImage) => { onChange({ ...value, licenseImage }); }}
         onUnreadable={onUnreadable}
         previewSx={{ width: 96, height: 64, objectFit: 'cover', borderRadius: 1, border: 1, borderColor: 'divider' }}

@@ -1,18 +1,18 @@
 import type { User } from '@rideway/contract';
+import { landingRouteAfterLogin } from '@rideway/domain';
 import FacebookIcon from '@mui/icons-material/Facebook';
 import { Box, Button, Divider, Link, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { AlertDialog } from '../../app/AlertDialog';
-import { FormCard } from '../../app/FormCard';
+import { AlertDialog } from '../../components/AlertDialog';
+import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
 import { useLogin } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { PhoneSignIn } from './PhoneSignIn';
-import { homeAfterSignIn } from './redirect';
 
 /**
  * What a redirect back to /login says: a failed Facebook sign-in (?error=key) or the outcome of
@@ -42,7 +42,7 @@ export function LoginPage() {
     return key ? t(key) : null;
   });
   const methods = useQuery({ queryKey: ['sign-in-methods'], queryFn: () => api<{ facebook: boolean }>('/api/auth/methods') });
-  const signedIn = (user: User) => { void navigate(homeAfterSignIn(user.usertype)); };
+  const signedIn = (user: User) => { void navigate(landingRouteAfterLogin(user.usertype)); };
   const failed = (error: unknown) => { setAlert(t(errorKey(error))); };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();

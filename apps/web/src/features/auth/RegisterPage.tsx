@@ -1,18 +1,17 @@
 import type { User } from '@rideway/contract';
+import { REGISTER_REDIRECT_DELAY_MS } from '@rideway/domain';
 import { Alert, Autocomplete, Button, InputAdornment, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { AlertDialog } from '../../app/AlertDialog';
-import { FormCard } from '../../app/FormCard';
+import { AlertDialog } from '../../components/AlertDialog';
+import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
 import { useSettings } from '../../api/settings';
 import { countryList, countryNamed, type Country } from './countries';
 import { DriverFields, NO_DRIVER, type DriverSignUp } from './DriverFields';
 
-/** Section 2: after a successful registration the login page follows after 3000 ms. */
-const REDIRECT_AFTER_MS = 3000;
 type Form = { firstName: string; lastName: string; email: string; password: string; mobile: string; referralId: string };
 const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', mobile: '', referralId: '' };
 const FIELDS = [
@@ -37,9 +36,10 @@ export function RegisterPage() {
   const dialCountry = country ?? countryNamed(countries, settings?.country) ?? null;
   // A driver waiting for approval stays on the waiting state: signing in would be refused.
   const waiting = register.data?.user.approved === false;
+  // Section 2: after a successful registration the login page follows after a delay.
   useEffect(() => {
     if (!register.isSuccess || waiting) return;
-    const timer = setTimeout(() => { void navigate('/login'); }, REDIRECT_AFTER_MS);
+    const timer = setTimeout(() => { void navigate('/login'); }, REGISTER_REDIRECT_DELAY_MS);
     return () => { clearTimeout(timer); };
   }, [register.isSuccess, waiting, navigate]);
   const set = (name: keyof Form) => (event: { target: { value: string } }) => { setForm((current) => ({ ...current, [name]: event.target.value })); };

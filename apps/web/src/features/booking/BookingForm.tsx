@@ -4,16 +4,16 @@ import { Button, FormControl, InputLabel, MenuItem, Paper, Select, Stack, TextFi
 import { useCallback, useId, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { AlertDialog, type AlertAction } from '../../app/AlertDialog';
+import { AlertDialog, type AlertAction } from '../../components/AlertDialog';
 import { errorKey } from '../../api/client';
 import { useCarTypes } from '../../api/catalogue';
 import { useSettings } from '../../api/settings';
-import { CarTypeSelect } from './CarTypeSelect';
+import { CarTypeSelect } from '../../components/CarTypeSelect';
 import { ChoiceDialog } from './ChoiceDialog';
 import { EstimateDialog } from './EstimateDialog';
-import { PaymentDialog } from './PaymentDialog';
+import { PaymentDialog } from '../../components/PaymentDialog';
 import { PlaceSearch } from './PlaceSearch';
-import { UserSelect } from '../users/UserSelect';
+import { UserSelect } from '../../components/UserSelect';
 import { useBookFlow } from './use-book-flow';
 
 /** A datetime-local field's value for an instant, in the browser's time zone. */

@@ -2,7 +2,7 @@ import type { CarType } from '@rideway/contract';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, FormControl, FormControlLabel, FormLabel, Radio, RadioGroup, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useMoney } from './money';
+import { useMoney } from '../../hooks/use-money';
 
 export type Choices = { parcelTypeIndex?: number; optionIndex?: number };
 

@@ -1,5 +1,5 @@
-import type { BookingRequest, Estimate } from '@rideway/contract';
-import { validateDeliveryDetails, type ErrorKey } from '@rideway/domain';
+import type { Estimate } from '@rideway/contract';
+import type { ErrorKey } from '@rideway/domain';
 import {
   Button,
   Dialog,
@@ -16,15 +16,10 @@ import {
   TextField,
   Typography,
 } from '@mui/material';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings';
-import { useMoney } from './money';
-
-export type BookingTerms = Pick<BookingRequest, 'payment_mode' | 'promo' | 'deliveryPerson' | 'deliveryPersonPhone' | 'pickUpInstructions' | 'deliveryInstructions'>;
-
-const PAYMENT_MODES = ['cash', 'wallet', 'card'] as const;
-const DELIVERY_FIELDS = ['deliveryPerson', 'deliveryPersonPhone', 'pickUpInstructions', 'deliveryInstructions'] as const;
+import { useMoney } from '../../hooks/use-money';
+import { DELIVERY_FIELDS, PAYMENT_MODES, useBookingTerms, type BookingTerms, type PaymentMode } from './use-booking-terms';
 
 function Figure({ label, value }: { label: string; value: string }) {
   return (
@@ -49,19 +44,12 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
   const money = useMoney();
   const { data: settings } = useSettings();
   const delivery = settings?.appcat === 'delivery';
-  const [paymentMode, setPaymentMode] = useState<(typeof PAYMENT_MODES)[number]>(delivery ? 'card' : 'cash');
-  const [promo, setPromo] = useState('');
-  const [details, setDetails] = useState<Record<(typeof DELIVERY_FIELDS)[number], string>>({ deliveryPerson: '', deliveryPersonPhone: '', pickUpInstructions: '', deliveryInstructions: '' });
+  const { paymentMode, setPaymentMode, promo, setPromo, details, setDetail, terms } = useBookingTerms(delivery);
   const unit = settings?.convert_to_mile ? t('unit_miles') : t('unit_km');
   const confirm = () => {
-    const terms: BookingTerms = { payment_mode: paymentMode, ...(promo.trim() ? { promo: promo.trim().toUpperCase() } : {}) };
-    if (!delivery) {
-      onConfirm(terms);
-      return;
-    }
-    const checked = validateDeliveryDetails(details);
-    if (!checked.ok) onInvalid(checked.key);
-    else onConfirm({ ...terms, ...checked.value });
+    const checked = terms();
+    if (checked.ok) onConfirm(checked.value);
+    else onInvalid(checked.key);
   };
   return (
     <Dialog open onClose={onCancel} aria-labelledby="estimate-title" fullWidth maxWidth="xs">
@@ -83,7 +71,7 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
           {estimate.approximate && <Typography variant="body2" color="text.secondary">{t('approximate_route')}</Typography>}
           <FormControl sx={{ pt: 1 }}>
             <FormLabel id="payment-mode-label">{t('payment_mode')}</FormLabel>
-            <RadioGroup row aria-labelledby="payment-mode-label" value={paymentMode} onChange={(event) => { setPaymentMode(event.target.value as (typeof PAYMENT_MODES)[number]); }}>
+            <RadioGroup row aria-labelledby="payment-mode-label" value={paymentMode} onChange={(event) => { setPaymentMode(event.target.value as PaymentMode); }}>
               {PAYMENT_MODES.map((mode) => (
                 <FormControlLabel key={mode} value={mode} control={<Radio />} label={t(`payment_${mode}`)} />
               ))}
@@ -99,7 +87,7 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
                 required={field === 'deliveryPerson' || field === 'deliveryPersonPhone'}
                 multiline={field.endsWith('Instructions')}
                 type={field === 'deliveryPersonPhone' ? 'tel' : 'text'}
-                onChange={(event) => { setDetails({ ...details, [field]: event.target.value }); }}
+                onChange={(event) => { setDetail(field, event.target.value); }}
                 size="small"
               />
             ))}

@@ -1,11 +1,9 @@
-import type { Place } from '@rideway/domain';
+import { AUTOCOMPLETE_DEBOUNCE_MS, type Place } from '@rideway/domain';
 import { Autocomplete, CircularProgress, TextField } from '@mui/material';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { placeOf, searchPlaces, type PlaceSuggestion } from '../../api/places';
-
-/** Section 2: suggestions are asked for 200 ms after the last keystroke, not on each one. */
-export const PLACE_SEARCH_DEBOUNCE_MS = 200;
+import { PLACE_SEARCH_MIN_CHARS } from '../../config/ui-constants';
 
 type Props = {
   label: string;
@@ -23,12 +21,12 @@ export function PlaceSearch({ label, value, onChange, enabled, onError }: Props)
   const [options, setOptions] = useState<PlaceSuggestion[]>([]);
   const [loading, setLoading] = useState(false);
 
+  const keyword = input.trim();
+  // Nothing is searched, and nothing offered, for a short keyword or the chosen place's own text.
+  const searching = enabled && keyword.length >= PLACE_SEARCH_MIN_CHARS && keyword !== value?.add;
+
   useEffect(() => {
-    const keyword = input.trim();
-    if (!enabled || keyword.length < 2 || keyword === value?.add) {
-      setOptions([]);
-      return undefined;
-    }
+    if (!searching) return undefined;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setLoading(true);
@@ -36,17 +34,17 @@ export function PlaceSearch({ label, value, onChange, enabled, onError }: Props)
         .then(setOptions)
         .catch((error: unknown) => { if (!controller.signal.aborted) onError(error); })
         .finally(() => { if (!controller.signal.aborted) setLoading(false); });
-    }, PLACE_SEARCH_DEBOUNCE_MS);
+    }, AUTOCOMPLETE_DEBOUNCE_MS);
     return () => {
       clearTimeout(timer);
       controller.abort();
     };
-  }, [input, enabled, value?.add, onError]);
+  }, [keyword, searching, onError]);
 
   const chosen: PlaceSuggestion | null = value ? { place_id: `${value.lat},${value.lng}`, description: value.add } : null;
   return (
     <Autocomplete
-      options={options}
+      options={searching ? options : []}
       value={chosen}
       inputValue={input}
       filterOptions={(all) => all}

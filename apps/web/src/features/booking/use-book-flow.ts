@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { errorKey } from '../../api/client';
 import { requestEstimate, useCreateBooking } from '../../api/bookings';
 import type { Choices } from './ChoiceDialog';
-import type { BookingTerms } from './EstimateDialog';
+import type { BookingTerms } from './use-booking-terms';
 
 export type BookingDraft = { pickup: Place | null; drop: Place | null; carType: string; bookLater: boolean; tripdate: number; customer?: string };
 

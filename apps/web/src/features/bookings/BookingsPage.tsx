@@ -1,18 +1,18 @@
 import type { Booking, User } from '@rideway/contract';
 import { Box, Button, Card, CardActions, CardContent, CircularProgress, Container, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { BOOKINGS, useBookings } from '../../api/bookings';
 import { errorKey } from '../../api/client';
 import { useLiveTopic } from '../../api/live';
 import { useMe } from '../../api/session';
-import { useMoney } from '../booking/money';
-import { BookingActions } from './BookingActions';
-import { StatusChip } from './StatusChip';
-import { TripRoute } from './TripRoute';
-import { dateTimeText } from '../../app/date-text';
-import { DriverPanel } from '../driver/DriverPanel';
+import { useMoney } from '../../hooks/use-money';
+import { BookingActions } from '../../components/booking-actions/BookingActions';
+import { StatusChip } from '../../components/StatusChip';
+import { TripRoute } from '../../components/TripRoute';
+import { dateTimeText } from '../../utils/date-text';
 
 function BookingCard({ booking, me }: { booking: Booking; me: User }) {
   const { t, i18n } = useTranslation();
@@ -43,8 +43,11 @@ function BookingCard({ booking, me }: { booking: Booking; me: User }) {
   );
 }
 
-/** Section 2's booking list: the caller's bookings, newest first, with their actions. */
-export function BookingsPage() {
+/**
+ * Section 2's booking list: the caller's bookings, newest first, with their actions. A driver's
+ * home (the driver feature's panel, passed in by the app) comes above its history.
+ */
+export function BookingsPage({ driverPanel }: { driverPanel: (me: User) => ReactNode }) {
   const { t } = useTranslation();
   const { data: me } = useMe();
   const bookings = useBookings();
@@ -58,7 +61,7 @@ export function BookingsPage() {
   const history = me.usertype === 'driver' ? bookings.data?.filter((booking) => booking.driver === me.id) : bookings.data;
   return (
     <Container maxWidth="md" sx={{ py: 3 }}>
-      {me.usertype === 'driver' && <DriverPanel me={me} />}
+      {me.usertype === 'driver' && driverPanel(me)}
       <Typography variant={me.usertype === 'driver' ? 'h6' : 'h5'} component={me.usertype === 'driver' ? 'h2' : 'h1'} gutterBottom>
         {t('booking_history')}
       </Typography>

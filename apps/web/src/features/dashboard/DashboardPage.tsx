@@ -4,7 +4,8 @@ import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEarningsCards, type LiveDriver } from '../../api/dashboard';
 import { useLiveTopic } from '../../api/live';
-import { useMoney } from '../booking/money';
+import { BROWSER_POSITION_MAX_AGE_MS, BROWSER_POSITION_TIMEOUT_MS } from '../../config/ui-constants';
+import { useMoney } from '../../hooks/use-money';
 
 const DriversMap = lazy(() => import('./DriversMap'));
 
@@ -12,32 +13,38 @@ type Located = { state: 'pending' } | { state: 'found'; centre: LatLng } | { sta
 
 /** The browser's position, asked once; section 2 centres the dashboard map on it. */
 function useBrowserPosition(): Located {
-  const [located, setLocated] = useState<Located>({ state: 'pending' });
+  const [located, setLocated] = useState<Located>(() => ('geolocation' in navigator ? { state: 'pending' } : { state: 'unavailable' }));
   useEffect(() => {
-    if (!('geolocation' in navigator)) {
-      setLocated({ state: 'unavailable' });
-      return;
-    }
+    if (!('geolocation' in navigator)) return;
     navigator.geolocation.getCurrentPosition(
       (position) => { setLocated({ state: 'found', centre: { lat: position.coords.latitude, lng: position.coords.longitude } }); },
       () => { setLocated({ state: 'unavailable' }); },
-      { timeout: 10_000, maximumAge: 60_000 },
+      { timeout: BROWSER_POSITION_TIMEOUT_MS, maximumAge: BROWSER_POSITION_MAX_AGE_MS },
     );
   }, []);
   return located;
 }
 
-/** Online drivers as the drivers:live topic tells them: a snapshot, then each move and departure. */
-function useLiveDrivers(): LiveDriver[] {
+/**
+ * Online drivers as the drivers:live topic tells them: a snapshot, then each move and departure;
+ * and where the first driver seen was, kept for the map's centre.
+ */
+function useLiveDrivers(): { drivers: LiveDriver[]; firstSeen: LatLng | null } {
   const [drivers, setDrivers] = useState<ReadonlyMap<string, LiveDriver>>(new Map());
+  const [firstSeen, setFirstSeen] = useState<LatLng | null>(null);
   useLiveTopic('drivers:live', (event) => {
-    if (event.event === 'snapshot') setDrivers(new Map((event.data as { drivers: LiveDriver[] }).drivers.map((driver) => [driver.uid, driver])));
+    if (event.event === 'snapshot') {
+      const listed = event.data.drivers;
+      setDrivers(new Map(listed.map((driver) => [driver.uid, driver])));
+      if (listed[0]) setFirstSeen((current) => current ?? listed[0]?.location ?? null);
+    }
     if (event.event === 'position') {
-      const driver = event.data as LiveDriver;
+      const driver = event.data;
       setDrivers((current) => new Map(current).set(driver.uid, driver));
+      setFirstSeen((current) => current ?? driver.location);
     }
     if (event.event === 'offline') {
-      const { uid } = event.data as { uid: string };
+      const { uid } = event.data;
       setDrivers((current) => {
         const next = new Map(current);
         next.delete(uid);
@@ -45,7 +52,7 @@ function useLiveDrivers(): LiveDriver[] {
       });
     }
   });
-  return [...drivers.values()];
+  return { drivers: [...drivers.values()], firstSeen };
 }
 
 const CARDS = [
@@ -60,14 +67,9 @@ export function DashboardPage() {
   const money = useMoney();
   const earnings = useEarningsCards();
   const located = useBrowserPosition();
-  const drivers = useLiveDrivers();
+  const { drivers, firstSeen } = useLiveDrivers();
   // Without the browser's position the map opens on the first driver seen, or the whole world.
-  const [fallback, setFallback] = useState<LatLng | null>(null);
-  const firstSeen = drivers[0]?.location;
-  useEffect(() => {
-    if (!fallback && firstSeen) setFallback(firstSeen);
-  }, [fallback, firstSeen]);
-  const centre = located.state === 'found' ? located.centre : (fallback ?? { lat: 20, lng: 0 });
+  const centre = located.state === 'found' ? located.centre : (firstSeen ?? { lat: 20, lng: 0 });
   return (
     <Container maxWidth="lg" sx={{ py: 3 }}>
       <Typography variant="h5" component="h1" gutterBottom>

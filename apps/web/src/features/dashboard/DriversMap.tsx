@@ -1,24 +1,22 @@
 import 'leaflet/dist/leaflet.css';
-import type { LatLng } from '@rideway/domain';
+import { DASHBOARD_MAP_ZOOM, DRIVER_MARKER_SIZE_PX, type LatLng } from '@rideway/domain';
 import { Box } from '@mui/material';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import type { LiveDriver } from '../../api/dashboard';
-import { MAP_TILES, TILE_ATTRIBUTION } from '../../app/map-tiles';
-
-/** Section 2: the dashboard map opens at zoom 10 around the browser's position. */
-const DASHBOARD_ZOOM = 10;
+import { MAP_TILES, TILE_ATTRIBUTION } from '../../utils/map-tiles';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** Section 2's driver marker, 35 by 25, with the driver's name and vehicle number beside it. */
+/** Section 2's driver marker (35 by 25), with the driver's name and vehicle number beside it. */
 function markerIcon(driver: LiveDriver): L.DivIcon {
+  const { width, height } = DRIVER_MARKER_SIZE_PX;
   const label = `${driver.name}${driver.vehicleNumber ? ` · ${driver.vehicleNumber}` : ''}`;
   return L.divIcon({
     className: 'rideway-driver-marker',
-    iconSize: [35, 25],
-    iconAnchor: [17, 12],
-    html: `<img src="/cars/${driver.busy ? 'xl' : 'economy'}.svg" width="35" height="25" alt=""><span style="position:absolute;left:38px;top:2px;white-space:nowrap;background:#fff;padding:0 4px;border-radius:4px;font:12px sans-serif;box-shadow:0 1px 2px #0004">${escapeHtml(label)}</span>`,
+    iconSize: [width, height],
+    iconAnchor: [Math.floor(width / 2), Math.floor(height / 2)],
+    html: `<img src="/cars/${driver.busy ? 'xl' : 'economy'}.svg" width="${String(width)}" height="${String(height)}" alt=""><span style="position:absolute;left:${String(width + 3)}px;top:2px;white-space:nowrap;background:#fff;padding:0 4px;border-radius:4px;font:12px sans-serif;box-shadow:0 1px 2px #0004">${escapeHtml(label)}</span>`,
   });
 }
 
@@ -31,7 +29,7 @@ export default function DriversMap({ centre, drivers, label }: { centre: LatLng;
   const { lat, lng } = centre;
   useEffect(() => {
     if (!element.current) return undefined;
-    const created = L.map(element.current).setView([lat, lng], DASHBOARD_ZOOM);
+    const created = L.map(element.current).setView([lat, lng], DASHBOARD_MAP_ZOOM);
     L.tileLayer(MAP_TILES, { maxZoom: 19, attribution: TILE_ATTRIBUTION }).addTo(created);
     map.current = created;
     const placed = markers.current;

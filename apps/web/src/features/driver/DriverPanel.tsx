@@ -4,19 +4,19 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
-import { AlertDialog } from '../../app/AlertDialog';
-import { dateTimeText } from '../../app/date-text';
+import { AlertDialog } from '../../components/AlertDialog';
+import { dateTimeText } from '../../utils/date-text';
 import { BOOKINGS, useBookingAction, useBookings } from '../../api/bookings';
 import { errorKey } from '../../api/client';
 import { TASKS, useDriverStatus, useDriverTasks } from '../../api/driver';
 import { useLiveTopic } from '../../api/live';
 import { useSettings } from '../../api/settings';
-import { useMoney } from '../booking/money';
-import { StatusChip } from '../bookings/StatusChip';
-import { TripRoute } from '../bookings/TripRoute';
+import { useMoney } from '../../hooks/use-money';
+import { StatusChip } from '../../components/StatusChip';
+import { TripRoute } from '../../components/TripRoute';
 import { announceOffer } from './offer-alert';
-import { useSharing } from './sharing';
-import type { SharingState } from './use-share-position';
+import { useSharing } from '../../hooks/sharing';
+import type { SharingState } from '../../hooks/use-share-position';
 
 /** The statuses in which a trip is the driver's current one (section 4's active bookings less NEW). */
 const CURRENT = new Set(['ACCEPTED', 'ARRIVED', 'STARTED', 'REACHED', 'PENDING']);

@@ -4,13 +4,14 @@ import PhotoCameraIcon from '@mui/icons-material/PhotoCameraOutlined';
 import { Alert, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
-import { ImagePicker } from '../../app/ImagePicker';
-import { scaledPhoto } from '../../app/images';
+import { AlertDialog } from '../../components/AlertDialog';
+import { ImagePicker } from '../../components/ImagePicker';
+import { scaledPhoto } from '../../utils/images';
 import { useBookingAction } from '../../api/bookings';
 import { errorKey } from '../../api/client';
 import { useSettings } from '../../api/settings';
-import { useMoney } from '../booking/money';
+import { BOOKING_OTP_DIGITS, PARCEL_PHOTO_MAX_SIDE_PX } from '../../config/ui-constants';
+import { useMoney } from '../../hooks/use-money';
 
 /**
  * The device's map app with driving directions: the universal maps link opens the installed app
@@ -18,9 +19,6 @@ import { useMoney } from '../booking/money';
  */
 export const directionsUrl = (to: { lat: number; lng: number }): string =>
   `https://www.google.com/maps/dir/?api=1&destination=${to.lat.toFixed(6)},${to.lng.toFixed(6)}&travelmode=driving`;
-
-/** The longest side a parcel photo is sent at: enough to see a parcel and its label, small on a phone's data. */
-const PHOTO_MAX_SIDE = 1280;
 
 type Step = 'arrive' | 'start' | 'reach' | 'pay';
 
@@ -66,7 +64,7 @@ export function DriverTripPanel({ booking }: { booking: Booking }) {
         image={kind === 'pickup' ? booking.pickup_image : booking.deliver_image}
         imageAlt={label}
         emptyText={t('no_photo_yet')}
-        read={(file) => scaledPhoto(file, PHOTO_MAX_SIDE)}
+        read={(file) => scaledPhoto(file, PARCEL_PHOTO_MAX_SIDE_PX)}
         onImage={(image) => { run('photos', { kind, image }); }}
         onUnreadable={() => { setAlert(t('photo_unreadable')); }}
         camera
@@ -110,11 +108,11 @@ export function DriverTripPanel({ booking }: { booking: Booking }) {
               <TextField
                 label={t('rider_code')}
                 value={otp}
-                onChange={(event) => { setOtp(event.target.value.replace(/\D/g, '').slice(0, 5)); }}
+                onChange={(event) => { setOtp(event.target.value.replace(/\D/g, '').slice(0, BOOKING_OTP_DIGITS)); }}
                 slotProps={{ htmlInput: { inputMode: 'numeric', autoComplete: 'one-time-code' } }}
               />
             )}
-            {button('start', t('start_trip'), (needsOtp && otp.length !== 5) || (delivery && !booking.pickup_image))}
+            {button('start', t('start_trip'), (needsOtp && otp.length !== BOOKING_OTP_DIGITS) || (delivery && !booking.pickup_image))}
           </>
         )}
         {booking.status === 'STARTED' && (
@@ -133,30 +131,6 @@ export function DriverTripPanel({ booking }: { booking: Booking }) {
         {(booking.status === 'PAID' || booking.status === 'COMPLETE') && <Alert severity="success">{t('you_earned', { amount: money(booking.driver_share) })}</Alert>}
       </Stack>
       <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
-    </Paper>
-  );
-}
-
-/** The parcel's photos, for everyone who follows the booking. */
-export function ParcelPhotos({ booking }: { booking: Booking }) {
-  const { t } = useTranslation();
-  const photos = [
-    { src: booking.pickup_image, label: t('pickup_photo') },
-    { src: booking.deliver_image, label: t('deliver_photo') },
-  ].filter((photo): photo is { src: string; label: string } => Boolean(photo.src));
-  if (photos.length === 0) return null;
-  return (
-    <Paper variant="outlined" component="section" aria-label={t('parcel_photos')} sx={{ p: 2 }}>
-      <Stack direction="row" spacing={2}>
-        {photos.map((photo) => (
-          <figure key={photo.label} style={{ margin: 0 }}>
-            <img src={photo.src} alt={photo.label} style={{ width: 120, height: 120, objectFit: 'cover', borderRadius: 4 }} />
-            <Typography component="figcaption" variant="caption" sx={{ display: 'block' }}>
-              {photo.label}
-            </Typography>
-          </figure>
-        ))}
-      </Stack>
     </Paper>
   );
 }

@@ -1,9 +1,9 @@
 import { List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { monthText } from '../../app/date-text';
-import { SectionCard } from '../../app/SectionCard';
+import { monthText } from '../../utils/date-text';
+import { SectionCard } from '../../components/SectionCard';
 import { useOwnEarnings } from '../../api/driver';
-import { useMoney } from '../booking/money';
+import { useMoney } from '../../hooks/use-money';
 
 /** Issue 8: the driver's share of PAID and COMPLETE trips by month (section 9), newest first. */
 export function EarningsCard() {

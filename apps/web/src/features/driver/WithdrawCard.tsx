@@ -2,13 +2,13 @@ import type { User } from '@rideway/contract';
 import { Button, Chip, List, ListItem, ListItemText, Stack, TextField } from '@mui/material';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
-import { dateTimeText } from '../../app/date-text';
-import { SectionCard } from '../../app/SectionCard';
+import { AlertDialog } from '../../components/AlertDialog';
+import { dateTimeText } from '../../utils/date-text';
+import { SectionCard } from '../../components/SectionCard';
 import { errorKey } from '../../api/client';
 import { useRequestWithdraw, useWithdraws, type WithdrawRequest } from '../../api/wallet';
 import { useSettings } from '../../api/settings';
-import { useMoney } from '../booking/money';
+import { useMoney } from '../../hooks/use-money';
 
 /** The bank details a withdraw carries when bank_fields is on, with their labels' keys. */
 const BANK_FIELDS = { bankName: 'bank_name', bankCode: 'bank_code', bankAccount: 'bank_account' } as const;

@@ -1,3 +1,5 @@
+import { OFFER_ALERT_REPEATS, OFFER_VIBRATION_MS } from '../../config/ui-constants';
+
 /** A two-tone chime, made by the browser's audio, so no sound file is fetched. */
 function chime(context: AudioContext, at: number): void {
   for (const [offset, frequency] of [[0, 880], [0.18, 660]] as const) {
@@ -19,8 +21,8 @@ let audio: AudioContext | undefined;
  * have been touched once; vibration needs a phone). CarHornRepeat repeats the chime three times.
  */
 export function announceOffer(repeat: boolean): void {
-  const times = repeat ? 3 : 1;
-  if ('vibrate' in navigator) navigator.vibrate(Array.from({ length: times }, () => [300, 150]).flat());
+  const times = repeat ? OFFER_ALERT_REPEATS : 1;
+  if ('vibrate' in navigator) navigator.vibrate(Array.from({ length: times }, () => OFFER_VIBRATION_MS).flat());
   try {
     audio ??= new AudioContext();
     const start = audio.currentTime;

@@ -2,23 +2,24 @@ import type { User } from '@rideway/contract';
 import { editableProfileFields, OWN_PROFILE_FIELDS } from '@rideway/domain';
 import { Button, Stack, TextField } from '@mui/material';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useState, type SyntheticEvent } from 'react';
+import { useState, type ReactNode, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
-import { FormCard } from '../../app/FormCard';
+import { AlertDialog } from '../../components/AlertDialog';
+import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
 import { ME, useMe } from '../../api/session';
-import { EarningsCard } from '../driver/EarningsCard';
-import { WithdrawCard } from '../driver/WithdrawCard';
 import { WalletCard } from './WalletCard';
 
+/** A driver's own sections below the wallet (its earnings and withdraws), passed in by the app. */
+type DriverCards = (me: User) => ReactNode;
+
 /** Section 5: edit the own profile; email and mobile stay fixed for email-login users. */
-export function ProfilePage() {
+export function ProfilePage({ driverCards }: { driverCards: DriverCards }) {
   const { data: me } = useMe();
-  return me ? <ProfileForm me={me} /> : null;
+  return me ? <ProfileForm me={me} driverCards={driverCards} /> : null;
 }
 
-function ProfileForm({ me }: { me: User }) {
+function ProfileForm({ me, driverCards }: { me: User; driverCards: DriverCards }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const editable = editableProfileFields(me.loginType === 'email');
@@ -56,12 +57,7 @@ function ProfileForm({ me }: { me: User }) {
       {(me.usertype === 'rider' || me.usertype === 'driver') && (
         <Stack spacing={2} sx={{ mt: 3 }}>
           <WalletCard />
-          {me.usertype === 'driver' && (
-            <>
-              <EarningsCard />
-              <WithdrawCard me={me} />
-            </>
-          )}
+          {me.usertype === 'driver' && driverCards(me)}
         </Stack>
       )}
       <AlertDialog message={alert} onClose={() => { setAlert(null); }} />

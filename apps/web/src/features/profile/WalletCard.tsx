@@ -2,9 +2,10 @@ import { List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { useLiveTopic } from '../../api/live';
 import { useWallet } from '../../api/wallet';
-import { dateTimeText } from '../../app/date-text';
-import { SectionCard } from '../../app/SectionCard';
-import { useMoney } from '../booking/money';
+import { WALLET_HISTORY_SHOWN } from '../../config/ui-constants';
+import { dateTimeText } from '../../utils/date-text';
+import { SectionCard } from '../../components/SectionCard';
+import { useMoney } from '../../hooks/use-money';
 
 /** The own wallet: balance and its history, refreshed when a ledger entry arrives live. */
 export function WalletCard() {
@@ -21,7 +22,7 @@ export function WalletCard() {
       </Typography>
       {wallet.data?.walletHistory.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
       <List dense aria-label={t('wallet_history')}>
-        {wallet.data?.walletHistory.slice(0, 10).map((entry) => (
+        {wallet.data?.walletHistory.slice(0, WALLET_HISTORY_SHOWN).map((entry) => (
           <ListItem key={entry.id} disableGutters secondaryAction={<Typography color={entry.type === 'Credit' ? 'success.main' : 'text.primary'}>{`${entry.type === 'Credit' ? '+' : '−'}${money(entry.amount)}`}</Typography>}>
             <ListItemText primary={t(`wallet_${entry.type}`)} secondary={dateTimeText(entry.date, i18n.language)} />
           </ListItem>

@@ -2,11 +2,12 @@ import BoltIcon from '@mui/icons-material/Bolt';
 import PaymentsIcon from '@mui/icons-material/Payments';
 import ShieldIcon from '@mui/icons-material/VerifiedUser';
 import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } from '@mui/material';
+import type { User } from '@rideway/contract';
 import { showsHeroBookingForm } from '@rideway/domain';
+import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
-import { BookingForm } from '../booking/BookingForm';
 
 const HIGHLIGHTS = [
   { key: 'live', icon: <BoltIcon fontSize="large" color="primary" /> },
@@ -14,8 +15,11 @@ const HIGHLIGHTS = [
   { key: 'safe', icon: <ShieldIcon fontSize="large" color="primary" /> },
 ] as const;
 
-/** The landing page: the hero with the slogan and the booking form, three product highlights, the app download section. */
-export function LandingPage() {
+/**
+ * The landing page: the hero with the slogan and the booking form, three product highlights, the
+ * app download section. The booking form is the booking feature's; the app passes it in.
+ */
+export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) => ReactNode }) {
   const { t } = useTranslation();
   const { data: settings } = useSettings();
   const { data: me, isPending } = useMe();
@@ -40,7 +44,7 @@ export function LandingPage() {
             </Grid>
             {heroForm && (
               <Grid size={{ xs: 12, md: 6 }}>
-                <BookingForm me={me ?? null} />
+                {bookingForm(me ?? null)}
               </Grid>
             )}
           </Grid>

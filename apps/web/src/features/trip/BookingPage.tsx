@@ -1,20 +1,20 @@
-import type { Booking, ChatMessage, TrackingEntry, User } from '@rideway/contract';
+import type { Booking, TrackingEntry, User } from '@rideway/contract';
 import { isChatOpen, isLiveTrackedStatus, type LatLng } from '@rideway/domain';
 import { Alert, Box, Button, Card, CardContent, CircularProgress, Container, Grid, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { addChatMessage, storeBooking, useBooking, useTracking } from '../../api/bookings';
 import { errorKey } from '../../api/client';
 import { useLiveTopic } from '../../api/live';
 import { useMe } from '../../api/session';
-import { useMoney } from '../booking/money';
-import { BookingActions } from '../bookings/BookingActions';
-import { dateTimeText } from '../../app/date-text';
-import { StatusChip } from '../bookings/StatusChip';
-import { DriverTripPanel, ParcelPhotos } from '../driver/DriverTripPanel';
-import { useSharing } from '../driver/sharing';
+import { useMoney } from '../../hooks/use-money';
+import { BookingActions } from '../../components/booking-actions/BookingActions';
+import { dateTimeText } from '../../utils/date-text';
+import { StatusChip } from '../../components/StatusChip';
+import { ParcelPhotos } from './ParcelPhotos';
+import { useSharing } from '../../hooks/sharing';
 import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
 
@@ -72,8 +72,11 @@ function TripDetails({ booking, me }: { booking: Booking; me: User }) {
   );
 }
 
-/** One booking, live: its status, the driver on the map, chat, the OTP, payment and rating. */
-export function BookingPage() {
+/**
+ * One booking, live: its status, the driver on the map, chat, the OTP, payment and rating. The
+ * trip's driver gets its controls from the driver feature, passed in by the app.
+ */
+export function BookingPage({ driverTripPanel }: { driverTripPanel: (booking: Booking) => ReactNode }) {
   const { id = '' } = useParams();
   const { t } = useTranslation();
   const { data: me } = useMe();
@@ -83,7 +86,7 @@ export function BookingPage() {
   const ownPosition = useSharing().position;
   const [driverAt, setDriverAt] = useState<LatLng | null>(null);
   useLiveTopic(`booking:${id}`, (event) => {
-    if (event.event === 'booking') storeBooking(queryClient, event.data as Booking);
+    if (event.event === 'booking') storeBooking(queryClient, event.data);
   });
   useLiveTopic(`tracking:${id}`, (event) => {
     const position = event.data as LatLng;
@@ -93,7 +96,7 @@ export function BookingPage() {
   const chatParty = me?.usertype === 'rider' || me?.usertype === 'driver';
   // The chat topic opens to the rider once a driver has the trip.
   useLiveTopic(chatParty && booking.data?.driver ? `chat:${id}` : null, (event) => {
-    if (event.event === 'message') addChatMessage(queryClient, id, event.data as ChatMessage);
+    if (event.event === 'message') addChatMessage(queryClient, id, event.data);
   });
   const route = useMemo(() => (tracking.data ?? []).map(({ lat, lng }) => ({ lat, lng })), [tracking.data]);
   const labels = useMemo(() => ({ pickup: t('pickup_location'), drop: t('drop_location'), driver: t('driver_position') }), [t]);
@@ -131,7 +134,7 @@ export function BookingPage() {
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 7 }}>
           <Stack spacing={2}>
-            {me.usertype === 'driver' && trip.driver === me.id && <DriverTripPanel booking={trip} />}
+            {me.usertype === 'driver' && trip.driver === me.id && driverTripPanel(trip)}
             {me.usertype === 'rider' && <RiderNotes booking={trip} />}
             {isLiveTrackedStatus(trip.status) && !driver && <Alert severity="info">{t('waiting_for_driver_position')}</Alert>}
             <Suspense fallback={<CircularProgress aria-label={t('loading')} />}>

@@ -3,7 +3,7 @@ import type { LatLng } from '@rideway/domain';
 import { Box } from '@mui/material';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
-import { MAP_TILES, TILE_ATTRIBUTION } from '../../app/map-tiles';
+import { MAP_TILES, TILE_ATTRIBUTION } from '../../utils/map-tiles';
 
 
 export type TripMapProps = { pickup: LatLng; drop: LatLng; driver: LatLng | null; route: LatLng[]; labels: { pickup: string; drop: string; driver: string } };
@@ -21,8 +21,11 @@ function showLive(layers: { map: L.Map; driver: L.CircleMarker; path: L.Polyline
 export default function TripMap({ pickup, drop, driver, route, labels }: TripMapProps) {
   const element = useRef<HTMLDivElement>(null);
   const layers = useRef<{ map: L.Map; driver: L.CircleMarker; path: L.Polyline } | null>(null);
+  // The newest driver and path, for a map rebuilt after they arrived (kept by an effect, not in render).
   const live = useRef({ driver, route });
-  live.current = { driver, route };
+  useEffect(() => {
+    live.current = { driver, route };
+  });
 
   // The map is built once per trip; a booking update brings new objects with the same places.
   const { lat: pickupLat, lng: pickupLng } = pickup;

@@ -1,18 +1,15 @@
 import type { Booking, User } from '@rideway/contract';
-import { canShowAssignDriver, canShowCancel, canShowPayNow, cancelNeedsReasonDialog, INCOMPLETE_BOOKING_REASON } from '@rideway/domain';
+import { canShowAssignDriver, canShowCancel, canShowPayNow, cancelNeedsReasonDialog, DELAYED_CANCEL_MS, INCOMPLETE_BOOKING_REASON } from '@rideway/domain';
 import { Button, Stack } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../app/AlertDialog';
+import { AlertDialog } from '../AlertDialog';
 import { errorKey } from '../../api/client';
 import { useBookingAction } from '../../api/bookings';
 import { useSettings } from '../../api/settings';
-import { PaymentDialog } from '../booking/PaymentDialog';
+import { PaymentDialog } from '../PaymentDialog';
 import { AssignDriverDialog } from './AssignDriverDialog';
 import { CancelDialog } from './CancelDialog';
-
-/** Section 4: a PAYMENT_PENDING booking's cancel is sent after about 1.5 s, with the fixed reason. */
-const UNPAID_CANCEL_DELAY_MS = 1500;
 
 /** The section 4 actions of a booking, each shown only when its rule allows it. */
 export function BookingActions({ booking, me }: { booking: Booking; me: User }) {
@@ -36,9 +33,10 @@ export function BookingActions({ booking, me }: { booking: Booking; me: User }) 
       },
     );
   };
+  // Section 4: a PAYMENT_PENDING booking's cancel is sent after a delay, with the fixed reason.
   const cancel = () => {
     if (cancelNeedsReasonDialog(booking.status)) setDialog('cancel');
-    else setTimeout(() => { run('cancel', { reason: INCOMPLETE_BOOKING_REASON }); }, UNPAID_CANCEL_DELAY_MS);
+    else setTimeout(() => { run('cancel', { reason: INCOMPLETE_BOOKING_REASON }); }, DELAYED_CANCEL_MS);
   };
   const autoDispatch = settings?.autoDispatch ?? true;
   return (

@@ -1,5 +1,5 @@
 import { formatMoney, toMinor } from '@rideway/domain';
-import { useSettings } from '../../api/settings';
+import { useSettings } from '../api/settings';
 
 /** Amounts in the settings' currency symbol (and code when asked). */
 export function useMoney(): (amount: number, withCode?: boolean) => string {

@@ -2,9 +2,9 @@ import type { PaymentProvider } from '@rideway/contract';
 import { Alert, Button, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItemButton, ListItemText } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorKey } from '../../api/client';
-import { usePaymentProviders } from '../../api/catalogue';
-import { requestPaymentForm, type PaymentForm } from '../../api/bookings';
+import { errorKey } from '../api/client';
+import { usePaymentProviders } from '../api/catalogue';
+import { requestPaymentForm, type PaymentForm } from '../api/bookings';
 
 /** Section 4: the payment form goes to the chosen provider's link as a POST with hidden fields. */
 function postPaymentForm(provider: PaymentProvider, form: PaymentForm): void {

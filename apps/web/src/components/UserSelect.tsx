@@ -1,7 +1,7 @@
 import type { User } from '@rideway/contract';
 import { Autocomplete, TextField } from '@mui/material';
 import { useTranslation } from 'react-i18next';
-import { useUsers, type ListedType } from '../../api/users';
+import { useUsers, type ListedType } from '../api/users';
 
 /**
  * A user searched by name, email or mobile: the rider an admin books for, or the rider or driver

@@ -1,6 +1,6 @@
 import { Container } from '@mui/material';
 import { useMe } from '../../api/session';
-import { BookingForm } from '../booking/BookingForm';
+import { BookingForm } from './BookingForm';
 
 /** Section 2 /addbookings: the admin books on behalf of a rider, with the rider's own book flow. */
 export function AddBookingPage() {

@@ -1,0 +1,44 @@
+import { isProtectedRoute, PROTECTED_ROUTES } from '@rideway/domain';
+import { Outlet, type RouteObject } from 'react-router';
+import { AppLayout } from './layout/AppLayout';
+import { PublicLayout } from './layout/PublicLayout';
+import { NotFoundPage } from './NotFoundPage';
+import { RequireRole } from './RequireRole';
+import { LandingRoute } from './routes/landing';
+import { SCREENS } from './screens';
+
+const EVERY_USER = ['rider', 'admin', 'driver', 'fleetadmin'] as const;
+
+/** Section 2's routes; pages other than the landing page load when first opened. */
+export const routes: RouteObject[] = [
+  {
+    element: <PublicLayout />,
+    children: [
+      { index: true, element: <LandingRoute /> },
+      { path: 'about-us', lazy: async () => ({ Component: (await import('../features/public/AboutUsPage')).AboutUsPage }) },
+      { path: 'privacy-policy', lazy: async () => ({ Component: (await import('../features/public/PrivacyPolicyPage')).PrivacyPolicyPage }) },
+      { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage')).LoginPage }) },
+      { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/RegisterPage')).RegisterPage }) },
+      { path: '*', element: <NotFoundPage /> },
+    ],
+  },
+  {
+    // Signed-in screens, each behind section 2's roles for it.
+    element: (
+      <RequireRole allowed={EVERY_USER}>
+        <AppLayout />
+      </RequireRole>
+    ),
+    children: [
+      ...Object.entries(SCREENS).map(([path, screen]) => ({
+        element: (
+          <RequireRole allowed={isProtectedRoute(path) ? PROTECTED_ROUTES[path] : []}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [{ path: path.slice(1), lazy: screen }],
+      })),
+      { path: 'bookings/:id', lazy: async () => ({ Component: (await import('./routes/booking')).BookingRoute }) },
+    ],
+  },
+];

@@ -1,0 +1,47 @@
+import type { UserType } from '@rideway/domain';
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { fakeApi, refusal, type ApiAnswer } from '../../test/fake-api';
+import { queryWrapper } from '../../test/render';
+import { StubScreen } from '../../test/stub-screen';
+import { LoginPage } from './LoginPage';
+
+async function signIn(answer: ApiAnswer) {
+  const user = userEvent.setup();
+  const calls = fakeApi({ 'POST /api/auth/login': answer, 'GET /api/auth/methods': { status: 200, body: { facebook: false } } });
+  const router = createMemoryRouter(
+    [
+      { path: '/login', element: <LoginPage /> },
+      { path: '*', element: <StubScreen /> },
+    ],
+    { initialEntries: ['/login'] },
+  );
+  render(<RouterProvider router={router} />, { wrapper: queryWrapper().wrapper });
+  await user.type(screen.getByLabelText(/^email/), 'ann@example.com');
+  await user.type(screen.getByLabelText(/^password/), 'secret1');
+  await user.click(screen.getByRole('button', { name: 'sign_in' }));
+  return { router, calls };
+}
+
+describe('sign-in lands each role on its home (section 2)', () => {
+  it.each([
+    ['admin', '/dashboard'],
+    ['fleetadmin', '/dashboard'],
+    ['driver', '/bookings'],
+    ['rider', '/'],
+  ] as [UserType, string][])('%s goes to %s', async (usertype, home) => {
+    const { router, calls } = await signIn({ status: 200, body: { user: { id: 'u1', usertype } } });
+    expect(await screen.findByRole('heading', { name: `screen ${home}` })).toBeTruthy();
+    expect(router.state.location.pathname).toBe(home);
+    expect(calls.find((call) => call.path === '/api/auth/login')?.body).toEqual({ email: 'ann@example.com', password: 'secret1' });
+  });
+
+  it('stays on the login page and shows the refusal\'s key', async () => {
+    const { router } = await signIn(refusal(401, 'login_error'));
+    const alert = await screen.findByRole('dialog', { name: 'alert' });
+    expect(within(alert).getByText('login_error')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+});
