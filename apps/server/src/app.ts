@@ -38,7 +38,7 @@ import { statusPage } from './status-page';
 import { registerWebApp } from './http/web-app';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
-import { jobHandlers } from './jobs/handlers';
+import { jobHandlers } from './job-handlers';
 import { vapidKeys } from './modules/push/service';
 import { webPushSender } from './providers/push/webpush';
 import { presenceRoutes } from './modules/presence/routes';

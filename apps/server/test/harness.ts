@@ -13,7 +13,7 @@ import { saveSettings } from '../src/modules/settings/service';
 import { insertAccount, type UserRow } from '../src/modules/users/accounts';
 import { memoryStorage } from '../src/providers/storage';
 import { runDueJobs } from '../src/jobs/runner';
-import { jobHandlers } from '../src/jobs/handlers';
+import { jobHandlers } from '../src/job-handlers';
 import { openLive, type LiveClient } from './live-client';
 import { createPostgresDatabase } from './postgres';
 import { checkDocumentedResponses } from './documented-responses';

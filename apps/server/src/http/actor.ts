@@ -1,7 +1,7 @@
 import type { UserType } from '@rideway/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { SESSION_COOKIE, userOfToken, type SessionUser } from '../modules/auth/sessions';
+import { SESSION_COOKIE, userOfToken, type SessionUser } from '../modules/accounts/sessions';
 import { isAllowed } from './routing';
 import type { SessionCache } from './session-cache';
 import { AppError } from './app-error';

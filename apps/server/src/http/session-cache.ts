@@ -1,4 +1,4 @@
-import type { SessionUser } from '../modules/auth/sessions';
+import type { SessionUser } from '../modules/accounts/sessions';
 
 /** How long a hot route may trust a session it has already checked. */
 export const SESSION_CACHE_MS = 5000;

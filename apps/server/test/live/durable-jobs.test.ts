@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../src/app';
 import { loadConfig } from '../../src/config';
 import { openDatabase } from '../../src/db/client';
-import { jobHandlers } from '../../src/jobs/handlers';
+import { jobHandlers } from '../../src/job-handlers';
 import { runDueJobs } from '../../src/jobs/runner';
 import { memoryStorage } from '../../src/providers/storage';
 import { keepDemoDriversOnline } from '../../src/seed/demo-presence';

@@ -1,7 +1,0 @@
-import type { AppContext } from '../context';
-import { cancelUntaken } from '../modules/bookings/lifecycle';
-import { dispatchJobs } from '../modules/dispatch/service';
-import type { JobHandler } from './runner';
-
-/** Every kind of durable job the server runs, by kind. */
-export const jobHandlers = (ctx: AppContext): Record<string, JobHandler> => dispatchJobs(ctx, (id, reason) => cancelUntaken(ctx, id, reason));
