@@ -55,6 +55,8 @@ export const configSchema = z.object({
   VAPID_PUBLIC_KEY: z.string().min(20).optional(),
   VAPID_PRIVATE_KEY: z.string().min(20).optional(),
   VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/).default('mailto:admin@rideway.local'),
+  /** Test-only: push endpoints over http or at private addresses (a local push stand-in); never in production. */
+  PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS: flag.default(false),
   /** A Facebook app, for sign-in with Facebook when the FacebookLoginEnabled setting is on. */
   FACEBOOK_APP_ID: z.string().regex(/^\d{1,30}$/).optional(),
   FACEBOOK_APP_SECRET: z.string().min(16).optional(),

@@ -4,8 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outbox, pushSubscriptions, users } from '../../src/db/schema';
 import { relayPush } from '../../src/jobs/push-relay';
-import { vapidKeys } from '../../src/modules/push/service';
-import { webPushSender } from '../../src/providers/push/webpush';
+import { pushSender, vapidKeys } from '../../src/modules/push/service';
 import { enqueue } from '../../src/modules/outbox/service';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 
@@ -17,6 +16,7 @@ const browserKeys = {
 
 type Received = { path: string; headers: IncomingMessage['headers']; body: Buffer };
 
+/** The stand-in push service listens on 127.0.0.1: these tests turn on the test-only switch that lets the server post there. */
 describe.each(ENGINES)('push delivery from the outbox on %s (issue 5 item 7)', (engine) => {
   let t: TestApp;
   let pushService: ReturnType<typeof createServer>;
@@ -26,13 +26,14 @@ describe.each(ENGINES)('push delivery from the outbox on %s (issue 5 item 7)', (
   const answers = new Map<string, number>();
 
   beforeAll(async () => {
-    t = await createTestApp(engine);
+    t = await createTestApp(engine, { PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS: '1' });
     pushService = createServer((request, response) => {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
         received.push({ path: request.url ?? '', headers: request.headers, body: Buffer.concat(chunks) });
         response.statusCode = answers.get(request.url ?? '') ?? 201;
+        if (response.statusCode === 307) response.setHeader('location', '/landing');
         response.end();
       });
     });
@@ -66,8 +67,9 @@ describe.each(ENGINES)('push delivery from the outbox on %s (issue 5 item 7)', (
     await t.request({ method: 'POST', url: '/api/push/subscriptions', as: rider, payload: { kind: 'webpush', subscription: { endpoint: `${endpointBase}/a`, keys: browserKeys } } });
     await enqueue(t.db, { channel: 'push', recipient: rider.id, payload: { title: 'Rideway', msg: 'Your driver is on the way.', screen: 'BookedCab', params: { bookingId: 'b1' } } }, t.clock.now);
     const vapid = await vapidKeys(t.app.ctx);
+    const send = await pushSender(t.app.ctx, t.app.log);
     received.length = 0;
-    expect(await relayPush(t.db, webPushSender(vapid), t.clock.now)).toMatchObject({ sent: 1, failed: 0 });
+    expect(await relayPush(t.db, send, t.clock.now)).toMatchObject({ sent: 1, failed: 0 });
     expect(received).toHaveLength(1);
     const [message] = received;
     expect(message?.path).toBe('/a');
@@ -80,7 +82,7 @@ describe.each(ENGINES)('push delivery from the outbox on %s (issue 5 item 7)', (
     const rows = await t.db.select().from(outbox).where(eq(outbox.recipient, rider.id));
     expect(rows.filter((row) => row.channel === 'push').every((row) => row.deliveredAt === t.clock.now)).toBe(true);
     // Sent once: the next pass has nothing to do.
-    expect(await relayPush(t.db, webPushSender(vapid), t.clock.now)).toEqual({ sent: 0, failed: 0 });
+    expect(await relayPush(t.db, send, t.clock.now)).toEqual({ sent: 0, failed: 0 });
   });
 
   it('forgets a subscription the push service says is gone, and retries after a failure', async () => {
@@ -91,7 +93,7 @@ describe.each(ENGINES)('push delivery from the outbox on %s (issue 5 item 7)', (
     answers.set('/gone', 410);
     answers.set('/flaky', 503);
     await enqueue(t.db, { channel: 'push', recipient: rider.id, payload: { title: 'Rideway', msg: 'Hello' } }, t.clock.now);
-    const send = webPushSender(await vapidKeys(t.app.ctx));
+    const send = await pushSender(t.app.ctx);
     expect(await relayPush(t.db, send, t.clock.now)).toEqual({ sent: 0, failed: 1 });
     expect((await t.db.select().from(pushSubscriptions).where(eq(pushSubscriptions.uid, rider.id))).map((s) => s.endpoint)).toEqual([`${endpointBase}/flaky`]);
     const pending = (await t.db.select().from(outbox).where(eq(outbox.recipient, rider.id))).find((row) => row.channel === 'push');
@@ -100,6 +102,18 @@ describe.each(ENGINES)('push delivery from the outbox on %s (issue 5 item 7)', (
     expect(await relayPush(t.db, send, t.clock.now + 1000)).toEqual({ sent: 0, failed: 0 });
     answers.set('/flaky', 201);
     expect(await relayPush(t.db, send, t.clock.now + 31_000)).toEqual({ sent: 1, failed: 0 });
+  });
+
+  it('does not follow a push service\'s redirect: the message waits for a retry (issue 15 item 7)', async () => {
+    const rider = await t.makeUser('rider');
+    await t.request({ method: 'POST', url: '/api/push/subscriptions', as: rider, payload: { kind: 'webpush', subscription: { endpoint: `${endpointBase}/moved`, keys: browserKeys } } });
+    answers.set('/moved', 307);
+    await enqueue(t.db, { channel: 'push', recipient: rider.id, payload: { title: 'Rideway', msg: 'Hello' } }, t.clock.now);
+    received.length = 0;
+    expect(await relayPush(t.db, await pushSender(t.app.ctx), t.clock.now)).toEqual({ sent: 0, failed: 1 });
+    expect(received.map((message) => message.path)).toEqual(['/moved']);
+    const pending = (await t.db.select().from(outbox).where(eq(outbox.recipient, rider.id))).find((row) => row.channel === 'push');
+    expect(pending).toMatchObject({ deliveredAt: null, lastError: 'push service answered 307' });
   });
 
   it('unsubscribes the caller\'s own device only', async () => {

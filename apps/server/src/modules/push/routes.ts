@@ -5,6 +5,9 @@ import type { RouteApp } from '../../http/routing';
 import { subscribePush, unsubscribePush, vapidKeys } from './service';
 
 export function pushRoutes(app: RouteApp, ctx: AppContext): void {
+  if (ctx.config.PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS) {
+    app.log.warn('PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS is set: push endpoints over http and at private addresses (this machine, the LAN) are accepted and posted to. For tests only; never set it in production.');
+  }
   app.get('/api/push/vapid-public-key', {
     config: { access: 'public' },
     schema: { summary: "The server's VAPID public key, for a browser's PushManager.subscribe", response: { 200: vapidPublicKeyResponse } },

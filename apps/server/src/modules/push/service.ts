@@ -3,8 +3,10 @@ import { and, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
 import { pushSubscriptions, serverSecrets, users } from '../../db/schema';
+import { AppError } from '../../http/app-error';
 import type { Actor } from '../../http/actor';
-import { newVapidKeys, type VapidKeys } from '../../providers/push/webpush';
+import { checkPushEndpoint } from '../../providers/push/endpoint-guard';
+import { newVapidKeys, webPushSender, type PushSender, type PushSenderOptions, type VapidKeys } from '../../providers/push/webpush';
 
 /** The VAPID key pair: from the configuration, or made once and kept in the database for every process. */
 export async function vapidKeys(ctx: AppContext): Promise<VapidKeys> {
@@ -17,13 +19,29 @@ export async function vapidKeys(ctx: AppContext): Promise<VapidKeys> {
 }
 
 /**
+ * The sender the outbox relay uses, under the configured endpoint policy (https to public
+ * addresses only, unless the test-only switch is on).
+ */
+export async function pushSender(ctx: AppContext, log?: PushSenderOptions['log']): Promise<PushSender> {
+  return webPushSender(await vapidKeys(ctx), { allowPrivate: ctx.config.PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS, log });
+}
+
+/**
  * POST /api/push/subscriptions: a browser's Web Push subscription or a phone's token, kept for the
- * signed-in user. A device moves to whoever subscribes on it last.
+ * signed-in user. A device moves to whoever subscribes on it last. A Web Push endpoint must be
+ * https at a host whose every address is public (no blind SSRF): otherwise validation_error on
+ * subscription.endpoint and nothing is stored.
  */
 export async function subscribePush(ctx: AppContext, actor: Actor, input: PushSubscriptionRequest): Promise<{ kind: PushSubscriptionRequest['kind'] }> {
   const now = ctx.now();
   if (input.kind === 'webpush') {
     const { endpoint, keys } = input.subscription;
+    try {
+      await checkPushEndpoint(endpoint, { allowPrivate: ctx.config.PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS });
+    } catch {
+      // Refused by policy, or a host that does not resolve: no push service lives there either way.
+      throw new AppError('validation_error', 'subscription.endpoint');
+    }
     await ctx.db
       .insert(pushSubscriptions)
       .values({ uid: actor.uid, kind: input.kind, endpoint, keys, createdAt: now })
