@@ -1,14 +1,14 @@
 import type { SessionUser } from '../modules/accounts/sessions';
 
 /** How long a hot route may trust a session it has already checked. */
-export const SESSION_CACHE_MS = 5000;
+const SESSION_CACHE_MS = 5000;
 const MAX_ENTRIES = 50_000;
 
 /**
  * Sessions recently resolved by routes called many times a second by the same clients (a
  * driver's position every few seconds). Only routes that opt in use it; they need the caller's
- * identity, not fresh profile fields. A logout on this process drops the entry at once; on
- * another process the session lives on here for at most SESSION_CACHE_MS.
+ * identity, not fresh profile fields. Sessions that end (on this process or another, through
+ * the bus) leave the cache at once.
  */
 export function sessionCache() {
   const entries = new Map<string, { user: SessionUser; until: number }>();
@@ -27,8 +27,9 @@ export function sessionCache() {
       if (entries.size >= MAX_ENTRIES) entries.delete(entries.keys().next().value ?? '');
       entries.set(token, { user, until: now + SESSION_CACHE_MS });
     },
-    drop(token: string): void {
-      entries.delete(token);
+    /** Forgets every cached session of a user: they are read again from the database. */
+    dropUser(uid: string): void {
+      for (const [token, entry] of entries) if (entry.user.id === uid) entries.delete(token);
     },
   };
 }

@@ -9,6 +9,8 @@ export type HeldFrame = { frame: string; seq?: number };
 export type Connection = {
   socket: WebSocket;
   actor: Actor;
+  /** The SHA-256 of the session token it was opened with: the socket closes when that session ends. */
+  session: string;
   /** Internal topic to the name the client used. */
   topics: Map<string, string>;
   /** Live frames held back while a topic's missed events are replayed. */
@@ -16,11 +18,14 @@ export type Connection = {
   alive: boolean;
 };
 
-export const openConnection = (socket: WebSocket, actor: Actor): Connection => ({ socket, actor, topics: new Map(), replaying: new Map(), alive: true });
+export const openConnection = (socket: WebSocket, actor: Actor, session: string): Connection => ({ socket, actor, session, topics: new Map(), replaying: new Map(), alive: true });
+
+/** Whether the socket still serves its client: not once its session ended or it started closing. */
+export const isOpen = (connection: Connection): boolean => connection.socket.readyState === connection.socket.OPEN;
 
 /** Sends a frame already serialized (events are serialized once for every subscriber). */
 export function sendFrame(connection: Connection, frame: string): void {
-  if (connection.socket.readyState === connection.socket.OPEN) connection.socket.send(frame);
+  if (isOpen(connection)) connection.socket.send(frame);
 }
 
 /** Sends one of the contract's server messages. */

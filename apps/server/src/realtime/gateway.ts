@@ -4,9 +4,11 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import type { Actor } from '../http/actor';
 import { AppError } from '../http/app-error';
-import { openConnection, sendMessage, type Connection } from './connection';
+import { hashToken } from '../modules/accounts/sessions';
+import { isOpen, openConnection, sendMessage, type Connection } from './connection';
 import { dispatch } from './dispatch';
 import { startHeartbeat } from './heartbeat';
+import { connectionIndex, watchSessions } from './session-end';
 import { subscriptions as subscriptionsOf, type Subscriptions } from './subscriptions';
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
@@ -19,23 +21,30 @@ export async function registerWebSocket(app: FastifyInstance): Promise<void> {
   await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
 }
 
-/** The session hook refuses an upgrade without a session; a socket that got here without an actor is closed all the same. */
-function authenticate(socket: WebSocket, request: FastifyRequest): Actor | null {
-  if (!request.actor) socket.close(4401, 'not_logged_in');
-  return request.actor;
+/** The session hook refuses an upgrade without a session; a socket that got here without one is closed all the same. */
+function authenticate(socket: WebSocket, request: FastifyRequest): { actor: Actor; session: string } | null {
+  if (!request.actor || !request.sessionToken) {
+    socket.close(4401, 'not_logged_in');
+    return null;
+  }
+  return { actor: request.actor, session: hashToken(request.sessionToken) };
 }
 
-/** Handles a connection's messages one at a time, in order, so a resume finishes before the next subscribe. */
+/**
+ * Handles a connection's messages one at a time, in order, so a resume finishes before the next
+ * subscribe. Once the socket is closing (its session ended) nothing it sent is handled any more.
+ */
 function listen(ctx: AppContext, subscriptions: Subscriptions, connection: Connection, request: FastifyRequest): void {
   let queue = Promise.resolve();
   connection.socket.on('message', (data: Buffer, isBinary: boolean) => {
     const raw = isBinary ? '' : data.toString('utf8');
-    queue = queue.then(() =>
-      dispatch(ctx, subscriptions, connection, raw).catch((error: unknown) => {
+    queue = queue.then(async () => {
+      if (!isOpen(connection)) return;
+      await dispatch(ctx, subscriptions, connection, raw).catch((error: unknown) => {
         sendMessage(connection, { type: 'error', code: error instanceof AppError ? error.key : 'internal_error' });
         if (!(error instanceof AppError)) request.log.error({ err: error }, 'websocket message failed');
-      }),
-    );
+      });
+    });
   });
   connection.socket.on('pong', () => {
     connection.alive = true;
@@ -46,11 +55,12 @@ function listen(ctx: AppContext, subscriptions: Subscriptions, connection: Conne
  * The WebSocket gateway at /api/ws (issue 5, API.md "Realtime"; the messages are the contract's,
  * packages/contract/src/live.ts): authenticated by the session on upgrade, each topic authorized on
  * subscribe, events delivered from the bus as frames serialized once, missed events replayed from
- * a cursor, dead connections dropped by heartbeat.
+ * a cursor, dead connections dropped by heartbeat, and every socket closed when its session ends
+ * (session-end.ts).
  */
 export function registerGateway(app: FastifyInstance, ctx: AppContext): { connections: () => number } {
-  const connections = new Set<Connection>();
   const subscriptions = subscriptionsOf(ctx.live.bus);
+  const connections = connectionIndex(subscriptions);
 
   app.route({
     method: 'GET',
@@ -62,18 +72,19 @@ export function registerGateway(app: FastifyInstance, ctx: AppContext): { connec
       throw new AppError('validation_error');
     },
     wsHandler: (socket, request) => {
-      const actor = authenticate(socket, request);
-      if (!actor) return;
-      const connection = openConnection(socket, actor);
+      const signedIn = authenticate(socket, request);
+      if (!signedIn) return;
+      const connection = openConnection(socket, signedIn.actor, signedIn.session);
       connections.add(connection);
       listen(ctx, subscriptions, connection, request);
       socket.on('close', () => {
-        connections.delete(connection);
+        connections.remove(connection);
         subscriptions.unfollowAll(connection);
       });
     },
   });
 
-  startHeartbeat(app, connections, ctx.config.WS_HEARTBEAT_S);
+  startHeartbeat(app, () => connections.all(), ctx.config.WS_HEARTBEAT_S);
+  watchSessions(app, ctx, connections, ctx.config.WS_HEARTBEAT_S);
   return { connections: () => connections.size };
 }

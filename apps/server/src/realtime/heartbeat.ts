@@ -5,9 +5,9 @@ import type { Connection } from './connection';
  * Pings every connection each interval and drops one that did not answer the previous ping: a
  * client gone without closing (a phone out of coverage) leaves no subscriptions behind.
  */
-export function startHeartbeat(app: FastifyInstance, connections: ReadonlySet<Connection>, intervalS: number): void {
+export function startHeartbeat(app: FastifyInstance, connections: () => Iterable<Connection>, intervalS: number): void {
   const heartbeat = setInterval(() => {
-    for (const connection of connections) {
+    for (const connection of connections()) {
       if (!connection.alive) {
         connection.socket.terminate();
         continue;
@@ -19,7 +19,7 @@ export function startHeartbeat(app: FastifyInstance, connections: ReadonlySet<Co
   heartbeat.unref();
   app.addHook('preClose', (done) => {
     clearInterval(heartbeat);
-    for (const connection of connections) connection.socket.close(1001, 'server shutting down');
+    for (const connection of connections()) connection.socket.close(1001, 'server shutting down');
     done();
   });
 }

@@ -1,6 +1,6 @@
 import type { Actor } from '../http/actor';
 import type { Audience, EventBus, LiveMessage } from './bus';
-import { sendFrame, sendMessage, type Connection } from './connection';
+import { isOpen, sendFrame, sendMessage, type Connection } from './connection';
 
 /** A client may follow this many topics on one connection. */
 export const MAX_TOPICS_PER_CONNECTION = 200;
@@ -21,7 +21,7 @@ function asSubscribed(frame: string, internal: string, name: string | undefined)
 
 /** Which connections follow which internal topic, and the delivery of the bus's events to them. */
 export type Subscriptions = {
-  /** False when the connection already follows as many topics as it may. */
+  /** False when the connection already follows as many topics as it may, or is closing. */
   follow(connection: Connection, internal: string, name: string): boolean;
   unfollow(connection: Connection, internal: string): void;
   unfollowAll(connection: Connection): void;
@@ -59,6 +59,8 @@ export function subscriptions(bus: EventBus): Subscriptions {
 
   return {
     follow(connection, internal, name) {
+      // A subscribe still being authorized when the session ended follows nothing.
+      if (!isOpen(connection)) return false;
       if (!connection.topics.has(internal) && connection.topics.size >= MAX_TOPICS_PER_CONNECTION) return false;
       connection.topics.set(internal, name);
       let subscribers = byTopic.get(internal);

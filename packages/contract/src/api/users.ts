@@ -44,7 +44,12 @@ export const addUserRequestSchema = z.strictObject({
 });
 export type AddUserRequest = z.output<typeof addUserRequestSchema>;
 
-/** PATCH /api/users/:id; approval and fleet are an admin's to change. */
+/**
+ * PATCH /api/users/:id. Approval and fleet are an admin's to change (forbidden); so are email,
+ * mobile and the bank fields: a fleet admin sending one of them changed is refused with
+ * field_not_editable naming it (sent back unchanged, as forms do, it passes). A new email or
+ * mobile, or approval withdrawn, ends the user's sessions.
+ */
 export const editUserRequestSchema = z.strictObject({
   firstName: personName('firstName').optional(),
   lastName: personName('lastName').optional(),

@@ -1,9 +1,11 @@
 /**
  * Security-critical: sessions are random opaque tokens; only their SHA-256 is stored, so a
- * database leak yields no usable token. Revoking is deleting the row.
+ * database leak yields no usable token. Revoking is deleting the row; once the deletion commits,
+ * announcing it closes the WebSockets opened with the revoked sessions, on every process.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt } from 'drizzle-orm';
+import { and, eq, gt, inArray, ne } from 'drizzle-orm';
+import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { sessions, users } from '../../db/schema';
 
@@ -35,3 +37,35 @@ export async function userOfToken(db: Db, token: string, now: number): Promise<S
 
 export const revokeSession = (db: Db | Tx, token: string) => db.delete(sessions).where(eq(sessions.tokenHash, hashToken(token)));
 export const revokeAllSessions = (db: Db | Tx, uid: string) => db.delete(sessions).where(eq(sessions.uid, uid));
+/** Every session of the user but the one it is using now (it changed its own email or mobile). */
+export const revokeOtherSessions = (db: Db | Tx, uid: string, keptToken: string) =>
+  db.delete(sessions).where(and(eq(sessions.uid, uid), ne(sessions.tokenHash, hashToken(keptToken))));
+
+/**
+ * Which sessions ended, by token: `only` that one, `except` all but that one, neither all of the
+ * user's sessions.
+ */
+export type EndedSessions = { uid: string; only?: string; except?: string };
+
+/**
+ * After the revocation committed: every process closes the WebSockets opened with the ended
+ * sessions (close code 4401, not_logged_in). Only token hashes travel. Never throws: the sessions
+ * are already gone from the database, and each gateway's sweep closes what a lost notice left open.
+ */
+export async function announceSessionsEnded(ctx: AppContext, ended: EndedSessions): Promise<void> {
+  await ctx.live.bus.endSessions({
+    uid: ended.uid,
+    ...(ended.only === undefined ? {} : { only: hashToken(ended.only) }),
+    ...(ended.except === undefined ? {} : { except: hashToken(ended.except) }),
+  });
+}
+
+/** Of these sessions (token hashes), the ones still valid: the gateway's sweep closes the sockets of the others. */
+export async function validSessions(db: Db, hashes: readonly string[], now: number): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await db
+    .select({ tokenHash: sessions.tokenHash })
+    .from(sessions)
+    .where(and(inArray(sessions.tokenHash, [...hashes]), gt(sessions.expiresAt, now)));
+  return new Set(rows.map((row) => row.tokenHash));
+}

@@ -6,7 +6,7 @@ import { authTokens, users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { findUserByEmail, type UserRow } from '../accounts/accounts';
 import { hashPassword } from '../accounts/passwords';
-import { hashToken, newToken, revokeAllSessions } from '../accounts/sessions';
+import { announceSessionsEnded, hashToken, newToken, revokeAllSessions } from '../accounts/sessions';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 
@@ -54,7 +54,7 @@ async function useLink(ctx: AppContext, token: string | undefined, purpose: 'ver
   return uid;
 }
 
-/** The emailed reset link, once: a new password, and every session of the account ends. */
+/** The emailed reset link, once: a new password, and every session of the account ends, with its open sockets. */
 export async function confirmPasswordReset(ctx: AppContext, { password, token }: PasswordResetConfirm): Promise<void> {
   const passwordHash = await hashPassword(password);
   const uid = await useLink(ctx, token, 'reset');
@@ -62,6 +62,7 @@ export async function confirmPasswordReset(ctx: AppContext, { password, token }:
     await tx.update(users).set({ passwordHash }).where(eq(users.id, uid));
     await revokeAllSessions(tx, uid);
   });
+  await announceSessionsEnded(ctx, { uid });
 }
 
 export async function verifyEmail(ctx: AppContext, token: string | undefined): Promise<void> {

@@ -18,7 +18,7 @@ export function userRoutes(app: RouteApp, ctx: AppContext): void {
   app.patch('/api/me', {
     config: { access: ALL },
     schema: { summary: 'Edit the own profile (section 5)', body: profileUpdateSchema, response: { 200: userResponse } },
-  }, async (request) => ({ user: await updateMe(ctx, actorOf(request), request.body) }));
+  }, async (request) => ({ user: await updateMe(ctx, actorOf(request), request.body, request.sessionToken) }));
 
   app.get('/api/users', {
     config: { access: MANAGERS },
@@ -32,8 +32,8 @@ export function userRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.patch('/api/users/:id', {
     config: { access: MANAGERS },
-    schema: { summary: 'Edit a managed user', params: idParams, body: editUserRequestSchema, response: { 200: userResponse } },
-  }, async (request) => ({ user: await editUser(ctx, actorOf(request), request.params.id, request.body) }));
+    schema: { summary: "Edit a managed user (a fleet admin: its drivers' names and vehicles; contacts, bank details, approval and fleet are an admin's)", params: idParams, body: editUserRequestSchema, response: { 200: userResponse } },
+  }, async (request) => ({ user: await editUser(ctx, actorOf(request), request.params.id, request.body, request.sessionToken) }));
 
   app.delete('/api/users/:id', {
     config: { access: ALL },

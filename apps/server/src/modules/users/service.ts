@@ -8,7 +8,7 @@ import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { assertContactsFree, findUser, insertAccount, type UserRow } from '../accounts/accounts';
 import { hashPassword } from '../accounts/passwords';
-import { revokeAllSessions } from '../accounts/sessions';
+import { announceSessionsEnded, revokeAllSessions, revokeOtherSessions, type EndedSessions } from '../accounts/sessions';
 import { syncDriver } from '../presence/service';
 import { assertNotDemoMode, getSettings } from '../settings/service';
 import { balancesMinor } from '../wallet/ledger';
@@ -89,14 +89,52 @@ async function managedUser(db: Db | Tx, actor: Actor, id: string): Promise<UserR
   return target;
 }
 
-/** PATCH /api/users/:id. Approval and fleet membership are an admin's to change. */
-export async function editUser(ctx: AppContext, actor: Actor, id: string, body: EditUserRequest): Promise<User> {
+/**
+ * What signs a driver in and where its money goes: an admin's to change, never its fleet admin's
+ * (the fleet admin that could set them could reset the password, sign in as the driver and
+ * withdraw to its own account).
+ */
+const ADMIN_ONLY_FIELDS = ['email', 'mobile', 'bankName', 'bankCode', 'bankAccount'] as const;
+
+/**
+ * A fleet admin edits its drivers' names and vehicles. A contact or bank field is refused with
+ * field_not_editable naming it, approval and fleet with forbidden; sent back unchanged, as forms
+ * do, they change nothing and pass.
+ */
+function assertFleetAdminEdit(target: UserRow, body: EditUserRequest): void {
+  if ((body.approved !== undefined && body.approved !== target.approved) || (body.fleetadmin !== undefined && body.fleetadmin !== target.fleetadmin)) {
+    throw new AppError('forbidden');
+  }
+  for (const field of ADMIN_ONLY_FIELDS) {
+    const value = body[field];
+    if (value !== undefined && value !== (target[field] ?? '')) throw new AppError('field_not_editable', field);
+  }
+}
+
+/**
+ * The sessions an edit ends: all of them when approval is withdrawn or the email or mobile
+ * changes (whoever signed in with the old contact is out), but the editor's own current session
+ * when an admin changed its own contact.
+ */
+function sessionsEndedBy(actor: Actor, target: UserRow, set: Partial<typeof users.$inferInsert>, session: string | null): EndedSessions | null {
+  const contactChanged = (set.email !== undefined && set.email !== target.email) || (set.mobile !== undefined && set.mobile !== target.mobile);
+  if (set.approved === false) return { uid: target.id };
+  if (!contactChanged) return null;
+  return target.id === actor.uid && session ? { uid: target.id, except: session } : { uid: target.id };
+}
+
+/**
+ * PATCH /api/users/:id. Approval, fleet membership, contacts and bank details are an admin's to
+ * change. Withdrawing approval or changing the email or mobile ends the user's sessions and closes
+ * their sockets.
+ */
+export async function editUser(ctx: AppContext, actor: Actor, id: string, body: EditUserRequest, session: string | null): Promise<User> {
   const { fleetadmin, other_info: otherInfo, ...fields } = body;
-  if (actor.usertype !== 'admin' && (body.approved !== undefined || fleetadmin !== undefined)) throw new AppError('forbidden');
   const set: Partial<typeof users.$inferInsert> = { ...fields, ...(otherInfo === undefined ? {} : { otherInfo }) };
-  const edited = await ctx.db.transaction(async (tx) => {
+  const { view, ended } = await ctx.db.transaction(async (tx) => {
     const target = await managedUser(tx, actor, id);
     if (target.id === actor.uid && actor.usertype !== 'admin') throw new AppError('not_found');
+    if (actor.usertype !== 'admin') assertFleetAdminEdit(target, body);
     if (fleetadmin !== undefined) {
       if (target.usertype !== 'driver') throw new AppError('validation_error', 'fleetadmin');
       await assertFleetAdmin(tx, fleetadmin);
@@ -107,17 +145,21 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, body: 
     const rows = Object.keys(set).length ? await tx.update(users).set(set).where(eq(users.id, target.id)).returning() : [target];
     const row = rows[0];
     if (!row) throw new AppError('update_failed');
-    return userView(tx, row);
+    const endedSessions = sessionsEndedBy(actor, target, set, session);
+    if (endedSessions?.except !== undefined) await revokeOtherSessions(tx, target.id, endedSessions.except);
+    else if (endedSessions) await revokeAllSessions(tx, target.id);
+    return { view: await userView(tx, row), ended: endedSessions };
   });
+  if (ended) await announceSessionsEnded(ctx, ended);
   // Approval, car type and fleet decide whether and how a driver is offered trips.
   await syncDriver(ctx, id);
-  return edited;
+  return view;
 }
 
 /**
  * DELETE /api/users/:id: anyone may delete their own account (and is signed out); admins delete
  * riders, drivers and fleet admins; fleet admins their own drivers. Blocked in demo mode. Every
- * session of the deleted user ends with it.
+ * session of the deleted user ends with it, and every socket it had open closes.
  */
 export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Promise<{ self: boolean }> {
   await assertNotDemoMode(ctx.db, 'user:delete');
@@ -127,6 +169,7 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Pro
     await tx.delete(users).where(eq(users.id, target.id));
     return target.id;
   });
+  await announceSessionsEnded(ctx, { uid });
   await syncDriver(ctx, uid);
   return { self: uid === actor.uid };
 }
