@@ -71,6 +71,8 @@ export const users = pgTable(
     uniqueIndex('users_facebook_id_key').on(t.facebookId),
     index('users_usertype_idx').on(t.usertype),
     index('users_fleetadmin_idx').on(t.fleetadmin),
+    // The licence route finds the driver a stored licence belongs to.
+    index('users_license_image_idx').on(t.licenseImage),
     check('users_usertype_check', sql`${t.usertype} in ('rider', 'driver', 'admin', 'fleetadmin')`),
   ],
 );
@@ -110,16 +112,29 @@ export const otpCodes = pgTable(
   (t) => [index('otp_codes_mobile_idx').on(t.mobile, t.createdAt)],
 );
 
-/** Failed sign-ins, for throttling by account and by address. */
-export const loginFailures = pgTable(
-  'login_failures',
+/**
+ * Attempt counters of the sign-in, password-reset and OTP throttles (modules/auth/throttle.ts):
+ * one row per key, counted in fixed windows by an atomic upsert, so every server process shares them.
+ */
+export const throttleCounters = pgTable(
+  'throttle_counters',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    key: text('key').primaryKey(),
+    count: integer('count').notNull(),
+    windowEndsAt: ms('window_ends_at').notNull(),
+  },
+  (t) => [index('throttle_counters_window_idx').on(t.windowEndsAt)],
+);
+
+/** The addresses an account signed in from with its password: they keep working while strangers are throttled. */
+export const knownSignIns = pgTable(
+  'known_sign_ins',
+  {
     accountKey: text('account_key').notNull(),
     address: text('address').notNull(),
-    at: ms('at').notNull(),
+    lastAt: ms('last_at').notNull(),
   },
-  (t) => [index('login_failures_account_idx').on(t.accountKey, t.at), index('login_failures_address_idx').on(t.address, t.at)],
+  (t) => [primaryKey({ columns: [t.accountKey, t.address] }), index('known_sign_ins_last_idx').on(t.lastAt)],
 );
 
 export const savedAddresses = pgTable(

@@ -94,11 +94,27 @@ export async function insertAccount(db: Db | Tx, account: NewAccount, now: numbe
   };
   // Two sign-ups can draw the same free referral id at once: the later one draws again.
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    const inserted = await db.insert(users).values(row).onConflictDoNothing({ target: users.referralId }).returning();
+    const inserted = await db
+      .insert(users)
+      .values(row)
+      .onConflictDoNothing({ target: users.referralId })
+      .returning()
+      .catch((error: unknown) => {
+        // Two sign-ups racing for one email or mobile both pass the check above: the later one is told so.
+        if (violatedConstraint(error) === 'users_email_key' || violatedConstraint(error) === 'users_mobile_key') throw new AppError('user_exists');
+        throw error;
+      });
     if (inserted[0]) return inserted[0];
     row.referralId = await freeReferralId(db, account.firstName, account.referralSource);
   }
   throw new AppError('reg_error');
+}
+
+/** The unique constraint a failed write broke (PostgreSQL's 23505), if that is why it failed. */
+function violatedConstraint(error: unknown): string | undefined {
+  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
+  if (typeof cause !== 'object' || cause === null || !('code' in cause) || cause.code !== '23505') return undefined;
+  return 'constraint' in cause && typeof cause.constraint === 'string' ? cause.constraint : undefined;
 }
 
 export async function findUser(db: Db | Tx, uid: string): Promise<UserRow | undefined> {

@@ -10,6 +10,7 @@ import { createSession, hashToken } from '../accounts/sessions';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import { admit } from './service';
+import { countOtpRequest } from './throttle';
 
 export const OTP_LIFETIME_MS = 10 * 60 * 1000;
 export const OTP_MAX_WRONG = 5;
@@ -18,10 +19,15 @@ export const OTP_SEND_WINDOW_MS = 15 * 60 * 1000;
 
 const codeHash = (verificationId: string, code: string): string => hashToken(`${verificationId}:${code}`);
 
-/** Phone sign-in, step 1: a 6-digit code by SMS to a number that has an account. */
-export async function requestOtp(ctx: AppContext, { mobile }: OtpRequest): Promise<{ verificationId: string }> {
+/**
+ * Phone sign-in, step 1: a 6-digit code by SMS to a number that has an account. Section 5 keeps
+ * user_does_not_exists for a number without one, so the requests are counted per address first
+ * (throttle.ts): one address can ask about a bounded number of numbers.
+ */
+export async function requestOtp(ctx: AppContext, { mobile }: OtpRequest, ip: string): Promise<{ verificationId: string }> {
   const settings = await getSettings(ctx.db);
   if (!settings.MobileLoginEnabled) throw new AppError('forbidden');
+  await countOtpRequest(ctx.db, ip, ctx.now());
   const user = (await ctx.db.select().from(users).where(eq(users.mobile, mobile)).limit(1))[0];
   if (!user) throw new AppError('user_does_not_exists', 'mobile');
   return ctx.db.transaction(async (tx) => {

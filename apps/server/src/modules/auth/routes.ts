@@ -20,13 +20,14 @@ import type { AppContext } from '../../context';
 import { AppError } from '../../http/app-error';
 import type { RouteApp } from '../../http/routing';
 import type { UserRow } from '../accounts/accounts';
-import { newToken, revokeSession, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../accounts/sessions';
+import { announceSessionsEnded, newToken, revokeSession, SESSION_COOKIE, SESSION_LIFETIME_MS } from '../accounts/sessions';
 import { userView } from '../users/view';
 import { facebookDialogUrl, facebookSignIn } from './facebook';
 import { confirmPasswordReset, requestPasswordReset, verifyEmail } from './links';
 import { signInMethods } from './methods';
 import { requestOtp, verifyOtp } from './otp';
 import { login, register } from './service';
+import { countResetRequest } from './throttle';
 
 // The login dialog's round trip carries a one-time state, kept in a cookie for the callback only.
 const STATE_COOKIE = 'rideway_oauth_state';
@@ -62,7 +63,7 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
   app.post('/api/auth/otp/request', {
     config: { access: 'public' },
     schema: { summary: 'Phone sign-in: send a 6-digit code by SMS', body: otpRequestSchema, response: { 200: otpRequestResponse } },
-  }, async (request) => requestOtp(ctx, request.body));
+  }, async (request) => requestOtp(ctx, request.body, request.ip));
 
   app.post('/api/auth/otp/verify', {
     config: { access: 'public' },
@@ -73,6 +74,8 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: 'public' },
     schema: { summary: 'Mail a single-use password reset link', body: passwordResetRequestSchema, response: { 200: okResponseSchema } },
   }, async (request) => {
+    // Counted per email and per address whether or not the email has an account: the same answers either way.
+    await countResetRequest(ctx.db, request.body.email, request.ip, ctx.now());
     await requestPasswordReset(ctx, request.body);
     return { ok: true as const };
   });
@@ -142,7 +145,11 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: 'public' },
     schema: { summary: 'End this session', response: { 204: noContent } },
   }, async (request, reply) => {
-    if (request.sessionToken) await revokeSession(ctx.db, request.sessionToken);
+    if (request.sessionToken) {
+      await revokeSession(ctx.db, request.sessionToken);
+      // The sockets opened with this session close too, on every process; the user's other sessions stay.
+      if (request.actor) await announceSessionsEnded(ctx, { uid: request.actor.uid, only: request.sessionToken });
+    }
     return reply.clearCookie(SESSION_COOKIE, { path: '/' }).status(204).send(null);
   });
 }

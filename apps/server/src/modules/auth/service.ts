@@ -4,34 +4,32 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { carTypes } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { decodeImageDataUrl } from '../../providers/storage';
-import { findUserByEmail, findUserByReferralId, insertAccount, type UserRow } from '../accounts/accounts';
+import { decodeImageDataUrl, withStoredFile } from '../../providers/storage';
+import { assertContactsFree, findUserByEmail, findUserByReferralId, insertAccount, type UserRow } from '../accounts/accounts';
 import { hashPassword, verifyPassword } from '../accounts/passwords';
 import { createSession } from '../accounts/sessions';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import { appendEntry } from '../wallet/ledger';
 import { mailLink } from './links';
-import { assertNotThrottled, clearFailures, recordFailure } from './throttle';
+import { accountKeyOf, addressKeyOf, startSignIn } from './throttle';
 
-export type DriverFields = { carType: string; vehicleNumber: string; vehicleMake: string | null; vehicleModel: string | null; licenseImage: string };
+export type DriverFields = { carType: string; vehicleNumber: string; vehicleMake: string | null; vehicleModel: string | null };
+type Licence = { bytes: Uint8Array; extension: string };
 
-/** Section 5 driver sign-up: a known car type, a vehicle number and the licence image first. */
-async function driverFields(ctx: AppContext, fields: RegisterRequest): Promise<DriverFields> {
+/** Section 5 driver sign-up: a known car type, a vehicle number and the licence image first (checked, not yet stored). */
+async function driverFields(ctx: AppContext, fields: RegisterRequest): Promise<{ vehicle: DriverFields; licence: Licence }> {
   const carType = fields.carType?.trim();
   if (!carType) throw new AppError('select_proper', 'carType');
   const known = await ctx.db.select({ name: carTypes.name }).from(carTypes).where(eq(carTypes.name, carType)).limit(1);
   if (known.length === 0) throw new AppError('select_proper', 'carType');
   const vehicleNumber = fields.vehicleNumber?.trim();
   if (!vehicleNumber) throw new AppError('select_proper', 'vehicleNumber');
-  const image = fields.licenseImage ? decodeImageDataUrl(fields.licenseImage, MAX_LICENCE_BYTES) : undefined;
-  if (!image) throw new AppError('select_proper', 'licenseImage');
+  const licence = fields.licenseImage ? decodeImageDataUrl(fields.licenseImage, MAX_LICENCE_BYTES) : undefined;
+  if (!licence) throw new AppError('select_proper', 'licenseImage');
   return {
-    carType,
-    vehicleNumber,
-    vehicleMake: fields.vehicleMake?.trim() || null,
-    vehicleModel: fields.vehicleModel?.trim() || null,
-    licenseImage: await ctx.storage.put('licences', image.bytes, image.extension),
+    vehicle: { carType, vehicleNumber, vehicleMake: fields.vehicleMake?.trim() || null, vehicleModel: fields.vehicleModel?.trim() || null },
+    licence,
   };
 }
 
@@ -39,6 +37,9 @@ async function driverFields(ctx: AppContext, fields: RegisterRequest): Promise<D
  * Section 5 registration of a rider or a driver, on checked fields. A driver waits for approval
  * when driver_approval is on. A valid referral id credits the settings' bonus to both the
  * referrer and the new user (decisions.md).
+ *
+ * Every check runs before the driver's licence image is stored, and a sign-up that fails after
+ * storing it (two sign-ups racing for one email) removes it again: a failed request leaves no file.
  */
 export async function register(ctx: AppContext, fields: RegisterRequest): Promise<UserRow> {
   const usertype = fields.usertype ?? 'rider';
@@ -46,8 +47,9 @@ export async function register(ctx: AppContext, fields: RegisterRequest): Promis
   const referrer = fields.referralId ? await findUserByReferralId(ctx.db, fields.referralId) : undefined;
   if (fields.referralId && !referrer) throw new AppError('referer_not_found', 'referralId');
   const driver = usertype === 'driver' ? await driverFields(ctx, fields) : undefined;
+  await assertContactsFree(ctx.db, { email: fields.email, mobile: fields.mobile });
   const passwordHash = await hashPassword(fields.password);
-  return ctx.db.transaction(async (tx) => {
+  const create = (licenseImage: string | null) => ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const user = await insertAccount(
       tx,
@@ -64,7 +66,8 @@ export async function register(ctx: AppContext, fields: RegisterRequest): Promis
         createdByAdmin: false,
         referralSource: 'signup',
         signupViaReferral: referrer?.id ?? null,
-        ...driver,
+        ...driver?.vehicle,
+        licenseImage,
       },
       now,
     );
@@ -78,6 +81,8 @@ export async function register(ctx: AppContext, fields: RegisterRequest): Promis
     if (settings.email_verify) await mailLink(ctx, tx, user, 'verify');
     return user;
   });
+  if (!driver) return create(null);
+  return withStoredFile(ctx.storage, { folder: 'licences', ...driver.licence }, create);
 }
 
 /** Section 4 sign-in rules once the credentials are right: approval, verified email, user type. */
@@ -91,16 +96,19 @@ export async function admit(ctx: AppContext, user: UserRow, viaPassword: boolean
   }
 }
 
-/** Email and password sign-in, throttled per account and per address. */
-export async function login(ctx: AppContext, { email, password }: LoginRequest, address: string): Promise<{ token: string; user: UserRow }> {
-  const key = { account: email, address };
-  await assertNotThrottled(ctx.db, key, ctx.now());
+/**
+ * Email and password sign-in. The try takes its place in the throttle's counts before the
+ * password is checked (throttle.ts): per account and address, per address over accounts, per
+ * account over addresses it never signed in from.
+ */
+export async function login(ctx: AppContext, { email, password }: LoginRequest, ip: string): Promise<{ token: string; user: UserRow }> {
+  const attempt = await startSignIn(ctx.db, { account: accountKeyOf(email), address: addressKeyOf(ip) }, ctx.now());
   const user = await findUserByEmail(ctx.db, email);
   if (!user || !(await verifyPassword(user.passwordHash, password))) {
-    await recordFailure(ctx.db, key, ctx.now());
+    await attempt.failed();
     throw new AppError('login_error');
   }
-  await clearFailures(ctx.db, email);
+  await attempt.succeeded();
   await admit(ctx, user, true);
   return { token: await createSession(ctx.db, user.id, ctx.now()), user };
 }
