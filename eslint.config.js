@@ -29,7 +29,7 @@ const webLayers = [
 ];
 
 export default tseslint.config(
-  { ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**'] },
+  { ignores: ['**/node_modules/**', '**/dist/**', 'coverage/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.strictTypeChecked,
   {

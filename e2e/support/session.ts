@@ -1,7 +1,7 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 /** Every demo account's password (apps/server/src/seed). */
-export const DEMO_PASSWORD = 'demo123';
+const DEMO_PASSWORD = 'demo123';
 export const DEMO_DRIVERS = ['driver1', 'driver2', 'driver3', 'driver4', 'driver5'].map((name) => `${name}@rideway.demo`);
 
 /** A Bearer header for API calls made on a user's behalf beside the browser. */

@@ -39,8 +39,7 @@ import { registerWebApp } from './http/web-app';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
 import { jobHandlers } from './job-handlers';
-import { vapidKeys } from './modules/push/service';
-import { webPushSender } from './providers/push/webpush';
+import { pushSender } from './modules/push/service';
 import { presenceRoutes } from './modules/presence/routes';
 import { pushRoutes } from './modules/push/routes';
 import { flushPositions, warmIndex } from './modules/presence/service';
@@ -56,7 +55,7 @@ declare module 'fastify' {
 }
 
 
-export type AppOptions = {
+type AppOptions = {
   config: Config;
   db: Db;
   storage: FileStorage;
@@ -104,6 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await registerWebSocket(app);
   const sessions = sessionCache();
+  ctx.live.bus.onSessionsEnded((ended) => { sessions.dropUser(ended.uid); });
   registerCsrfCheck(app, options.config);
   registerActorHook(app, ctx, sessions);
   registerNulGuard(app);
@@ -126,8 +126,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onResponse', (request, _reply, done) => {
     const quiet = request.routeOptions.config.writesEvents === false;
     if (request.method !== 'GET' && request.method !== 'HEAD' && !quiet) ctx.live.relay.kick();
-    // A signed-out session leaves the cache of hot routes at once.
-    if (request.routeOptions.url === '/api/auth/logout' && request.sessionToken) sessions.drop(request.sessionToken);
     done();
   });
   registerGateway(app, ctx);
@@ -138,7 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await paymentRoutes(routes, ctx);
 
   if (ctx.live.geo.kind === 'memory') await warmIndex(ctx);
-  const timers = options.background === false ? [] : startBackground(ctx, jobHandlers(ctx), webPushSender(await vapidKeys(ctx)), (error) => { app.log.error({ err: error }, 'background work failed'); });
+  const timers = options.background === false ? [] : startBackground(ctx, jobHandlers(ctx), await pushSender(ctx, app.log), (error) => { app.log.error({ err: error }, 'background work failed'); });
   app.addHook('onClose', async () => {
     for (const timer of timers) clearInterval(timer);
     await flushPositions(ctx);

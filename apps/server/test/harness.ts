@@ -198,7 +198,7 @@ export const codeOf = (response: LightMyRequestResponse): string | undefined =>
     ? response.json<{ error?: { code?: string } }>().error?.code
     : undefined;
 
-export type RouteRow = { key: string; method: NonNullable<InjectOptions['method']>; url: string; access: Access };
+type RouteRow = { key: string; method: NonNullable<InjectOptions['method']>; url: string; access: Access };
 
 /** Every route the server registers, with its declared access (from a server built for the purpose). */
 export async function registeredRoutes(): Promise<RouteRow[]> {

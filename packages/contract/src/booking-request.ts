@@ -13,7 +13,7 @@ const MAX_ADDRESS_LENGTH = 300;
 const MAX_INSTRUCTIONS_LENGTH = 500;
 
 /** A pickup or a drop: coordinates and an address that is not blank. */
-export const bookingPlace = z.object(
+const bookingPlace = z.object(
   {
     lat: z.number({ error: 'select_proper' }).min(-90).max(90),
     lng: z.number({ error: 'select_proper' }).min(-180).max(180),
@@ -22,7 +22,7 @@ export const bookingPlace = z.object(
   { error: 'select_proper' },
 );
 
-export const carTypeName = z.string({ error: 'select_proper' }).max(MAX_NAME_LENGTH).trim().min(1);
+const carTypeName = z.string({ error: 'select_proper' }).max(MAX_NAME_LENGTH).trim().min(1);
 
 /** A parcel type or option, by its index in the car type's list (delivery mode). */
 const choiceIndex = z.number({ error: 'select_proper' }).int().nonnegative().nullish();

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { epochMs, latLng, money, place, pricedChoice, uid } from './primitives';
 
 export const bookingStatusSchema = z.enum(BOOKING_STATUSES);
-export const paymentModeSchema = z.enum(PAYMENT_MODES);
+const paymentModeSchema = z.enum(PAYMENT_MODES);
 
 /**
  * Section 3 Payment packet: the card payment a rider owes. Its amounts are the booking's
@@ -24,7 +24,7 @@ export const paymentPacketSchema = z.object({
 });
 export type PaymentPacket = z.infer<typeof paymentPacketSchema>;
 
-export const promoAppliedSchema = z.object({ promo_name: z.string(), promo_discount_type: z.enum(['flat', 'percentage']), promo_discount_value: money });
+const promoAppliedSchema = z.object({ promo_name: z.string(), promo_discount_type: z.enum(['flat', 'percentage']), promo_discount_value: money });
 
 /** Section 3 Booking, as the API shows it. Optional fields appear once the trip reaches them. */
 export const bookingSchema = z.object({

@@ -71,4 +71,3 @@ export const routeDetailsSchema = z.object({
   duration: z.number().nonnegative().meta({ description: 'seconds' }),
   polylinePoints: z.string(),
 });
-export type RouteDetails = z.infer<typeof routeDetailsSchema>;

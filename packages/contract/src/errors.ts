@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ERROR_KEYS } from '@rideway/domain';
 
 /** An entry of the error catalogue: the HTTP status it is answered with and its English text. */
-export type ErrorEntry = { status: number; message: string };
+type ErrorEntry = { status: number; message: string };
 
 /**
  * Section 8's error catalogue, one entry per key. The web shows the translated key; `message`
@@ -85,7 +85,7 @@ export const errorResponseSchema = z.object({
     details: z.unknown().optional(),
   }),
 });
-export type ErrorResponse = z.infer<typeof errorResponseSchema>;
+type ErrorResponse = z.infer<typeof errorResponseSchema>;
 
 export const errorStatus = (key: ErrorKey): number => ERROR_CATALOGUE[key].status;
 

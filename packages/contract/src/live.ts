@@ -12,10 +12,10 @@ import { walletHistoryEntrySchema } from './money-records';
 import { epochMs, latLng, money, uid } from './primitives';
 
 /** A position in the event log: events are numbered in one gap-free sequence. */
-export const liveCursorSchema = z.number().int().nonnegative();
+const liveCursorSchema = z.number().int().nonnegative();
 
 /** A topic as a client names it: `booking:<id>`, `tracking:<id>`, `chat:<id>`, `drivers:live`, `user:me`. */
-export const liveTopicNameSchema = z.string().refine((name) => parseTopic(name, '') !== undefined, { message: 'validation_error' });
+const liveTopicNameSchema = z.string().refine((name) => parseTopic(name, '') !== undefined, { message: 'validation_error' });
 
 // Client to server.
 
@@ -26,12 +26,12 @@ export const subscribeMessageSchema = z.object({
   since: liveCursorSchema.optional().catch(undefined),
 });
 
-export const unsubscribeMessageSchema = z.object({ type: z.literal('unsubscribe'), topic: liveTopicNameSchema });
+const unsubscribeMessageSchema = z.object({ type: z.literal('unsubscribe'), topic: liveTopicNameSchema });
 
 /** A driver's position, as POST /api/driver/location takes it. */
-export const locationMessageSchema = z.object({ type: z.literal('location'), ...latLng.shape });
+const locationMessageSchema = z.object({ type: z.literal('location'), ...latLng.shape });
 
-export const pingMessageSchema = z.object({ type: z.literal('ping') });
+const pingMessageSchema = z.object({ type: z.literal('ping') });
 
 export const liveClientMessageSchema = z.discriminatedUnion('type', [subscribeMessageSchema, unsubscribeMessageSchema, locationMessageSchema, pingMessageSchema]);
 export type LiveClientMessage = z.infer<typeof liveClientMessageSchema>;
@@ -40,7 +40,7 @@ export type SubscribeMessage = z.infer<typeof subscribeMessageSchema>;
 // The data of each topic's events.
 
 /** The booking as every follower sees it: the trip OTP and the offers stay out (the rider and admins read them by GET). */
-export const liveBookingSchema = bookingSchema.extend({
+const liveBookingSchema = bookingSchema.extend({
   otp: z.literal(false),
   requestedDrivers: z.record(z.string(), z.never()),
   cancellationCharge: money,
@@ -51,10 +51,10 @@ export const liveBookingSchema = bookingSchema.extend({
  * entry's serial number as its id, where the entity schema says a string; once the two agree
  * this is `trackingEntrySchema` itself.
  */
-export const trackingPointSchema = trackingEntrySchema.extend({ id: z.union([trackingEntrySchema.shape.id, z.number().int().positive()]) });
+const trackingPointSchema = trackingEntrySchema.extend({ id: z.union([trackingEntrySchema.shape.id, z.number().int().positive()]) });
 
 /** The driver on the way to the pickup: not a tracking entry (not stored, not replayed). */
-export const driverApproachSchema = z.object({ status: bookingStatusSchema.extract(['ACCEPTED', 'ARRIVED']), lat: z.number(), lng: z.number(), at: epochMs });
+const driverApproachSchema = z.object({ status: bookingStatusSchema.extract(['ACCEPTED', 'ARRIVED']), lat: z.number(), lng: z.number(), at: epochMs });
 
 /** A driver on the live map (the drivers:live topic and GET /api/drivers/live). */
 export const liveDriverSchema = z.object({
@@ -69,7 +69,7 @@ export const liveDriverSchema = z.object({
 export type LiveDriver = z.infer<typeof liveDriverSchema>;
 
 /** A ledger entry of the user's wallet, as it is written. */
-export const walletEventSchema = walletHistoryEntrySchema.omit({ id: true }).extend({ bookingId: z.string().nullable() });
+const walletEventSchema = walletHistoryEntrySchema.omit({ id: true }).extend({ bookingId: z.string().nullable() });
 
 // Server to client.
 
@@ -104,24 +104,23 @@ export const liveEventMessageSchema = z.discriminatedUnion('event', [
 ]);
 export type LiveEventMessage = z.infer<typeof liveEventMessageSchema>;
 export type LiveEventName = LiveEventMessage['event'];
-export type LiveEventData<E extends LiveEventName> = Extract<LiveEventMessage, { event: E }>['data'];
 
 /** The topic as the client named it, echoed back even when it names no topic. */
 const echoedTopic = z.unknown().optional();
 
 /** The subscription holds; `seq` is the newest cursor, to resume from if nothing arrives first. */
-export const subscribedMessageSchema = z.object({ type: z.literal('subscribed'), topic: z.string(), seq: liveCursorSchema });
+const subscribedMessageSchema = z.object({ type: z.literal('subscribed'), topic: z.string(), seq: liveCursorSchema });
 
 /** Always answered, whether or not the topic was followed. */
-export const unsubscribedMessageSchema = z.object({ type: z.literal('unsubscribed'), topic: echoedTopic });
+const unsubscribedMessageSchema = z.object({ type: z.literal('unsubscribed'), topic: echoedTopic });
 
 /**
  * `forbidden` for a topic the caller may not follow (or no longer may, after an offer is
  * withdrawn) or a position from anyone but a driver, `validation_error` for a malformed message.
  */
-export const liveErrorMessageSchema = z.object({ type: z.literal('error'), code: errorKeySchema, topic: echoedTopic });
+const liveErrorMessageSchema = z.object({ type: z.literal('error'), code: errorKeySchema, topic: echoedTopic });
 
-export const pongMessageSchema = z.object({ type: z.literal('pong') });
+const pongMessageSchema = z.object({ type: z.literal('pong') });
 
 export const liveServerMessageSchema = z.discriminatedUnion('type', [
   subscribedMessageSchema,

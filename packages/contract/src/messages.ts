@@ -1,7 +1,7 @@
 import { ERROR_KEYS, NOTICE_KEYS } from '@rideway/domain';
 
 /** Section 8's success messages. */
-export const SUCCESS_KEYS = [
+const SUCCESS_KEYS = [
   'account_create_successfully',
   'profile_updated',
   'login_success',
@@ -13,7 +13,7 @@ export const SUCCESS_KEYS = [
 ] as const;
 
 /** Section 8's language messages for empty lists and failed fetches. */
-export const INFO_KEYS = [
+const INFO_KEYS = [
   'no_bookings',
   'no_cancel_reasons',
   'no_cars',
@@ -36,7 +36,7 @@ export const INFO_KEYS = [
 ] as const;
 
 /** The web app's own texts (issue 6): navigation, public pages, sign-in, registration, profile, booking and the trip. */
-export const WEB_KEYS = [
+const WEB_KEYS = [
   'nav_home',
   'nav_my_account',
   'nav_login_signup',

@@ -2,14 +2,14 @@ import { USER_TYPES } from '@rideway/domain';
 import { z } from 'zod';
 import { epochMs, latLng, money, uid } from './primitives';
 
-export const userTypeSchema = z.enum(USER_TYPES);
+const userTypeSchema = z.enum(USER_TYPES);
 
-export const ratingsSchema = z.object({
+const ratingsSchema = z.object({
   userrating: z.number().min(0).max(5),
   details: z.array(z.object({ user: uid, rate: z.number().int().min(1).max(5) })),
 });
 
-export const savedAddressSchema = z.object({
+const savedAddressSchema = z.object({
   description: z.string().max(300),
   lat: z.number(),
   lng: z.number(),

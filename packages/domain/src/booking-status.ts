@@ -28,7 +28,7 @@ export const ACTIVE_BOOKING_STATUSES = [
 ] as const satisfies readonly BookingStatus[];
 
 /** Section 4: for a driver, the booking in these statuses is tracked live. */
-export const LIVE_TRACKED_STATUSES = ['ACCEPTED', 'ARRIVED', 'STARTED'] as const satisfies readonly BookingStatus[];
+const LIVE_TRACKED_STATUSES = ['ACCEPTED', 'ARRIVED', 'STARTED'] as const satisfies readonly BookingStatus[];
 
 /** Section 4: earnings count only these statuses. */
 export const EARNING_STATUSES = ['PAID', 'COMPLETE'] as const satisfies readonly BookingStatus[];
@@ -55,7 +55,7 @@ export const isUserType = (value: unknown): value is UserType =>
   typeof value === 'string' && (USER_TYPES as readonly string[]).includes(value);
 
 /** Section 4: cancel is enabled for these statuses (rider and admin). */
-export const CANCELLABLE_STATUSES = ['NEW', 'ACCEPTED', 'PAYMENT_PENDING'] as const satisfies readonly BookingStatus[];
+const CANCELLABLE_STATUSES = ['NEW', 'ACCEPTED', 'PAYMENT_PENDING'] as const satisfies readonly BookingStatus[];
 
 /** Section 4: cancel in the booking list, only for a rider or an admin in NEW, ACCEPTED or PAYMENT_PENDING. */
 export const canShowCancel = (status: BookingStatus, usertype: UserType): boolean =>

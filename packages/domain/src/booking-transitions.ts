@@ -10,8 +10,6 @@ import { fail, ok, type Result } from './result';
 
 export const PAYMENT_MODES = ['cash', 'wallet', 'card'] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
-export const isPaymentMode = (value: unknown): value is PaymentMode =>
-  typeof value === 'string' && (PAYMENT_MODES as readonly string[]).includes(value);
 
 /** Who acts: a signed-in user, or the platform itself (dispatch timeouts). */
 export type Actor = { usertype: UserType; uid: string } | { usertype: 'system' };
@@ -98,8 +96,8 @@ export type TransitionPlan = {
 };
 
 const MAX_REASON_LENGTH = 500;
-export const RATING_MIN = 1;
-export const RATING_MAX = 5;
+const RATING_MIN = 1;
+const RATING_MAX = 5;
 
 const isUser = (actor: Actor, usertype: UserType): actor is { usertype: UserType; uid: string } =>
   actor.usertype === usertype;
@@ -239,7 +237,7 @@ function complete(rating: unknown): Rule {
 }
 
 /** Statuses each kind of actor may cancel from (section 4 and 6; decisions.md). */
-export const CANCEL_FROM: Readonly<Record<'rider' | 'admin' | 'system', readonly BookingStatus[]>> = {
+const CANCEL_FROM: Readonly<Record<'rider' | 'admin' | 'system', readonly BookingStatus[]>> = {
   rider: ['PAYMENT_PENDING', 'NEW', 'ACCEPTED'],
   admin: ['PAYMENT_PENDING', 'NEW', 'ACCEPTED', 'ARRIVED'],
   system: ['PAYMENT_PENDING', 'NEW'],

@@ -1,5 +1,5 @@
 /** Section 3 cancel reason: a label and its index as value. */
-export type CancelReason = { label: string; value: number };
+type CancelReason = { label: string; value: number };
 
 /** Section 9: after a delete the value indices are renumbered from 0, in their order. */
 export const renumberCancelReasons = (reasons: readonly { label: string }[]): CancelReason[] =>

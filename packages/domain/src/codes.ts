@@ -10,7 +10,7 @@ import {
 /** Fills a buffer with cryptographically secure random bytes (Web Crypto, in Node and browsers). */
 export type RandomSource = (buffer: Uint32Array) => Uint32Array;
 
-export const secureRandom: RandomSource = (buffer) => globalThis.crypto.getRandomValues(buffer);
+const secureRandom: RandomSource = (buffer) => globalThis.crypto.getRandomValues(buffer);
 
 const RANGE = 2 ** 32;
 
@@ -59,7 +59,7 @@ export function referralId(firstName: string, source: ReferralSource, random: Ra
 
 /** Letters and digits that cannot be mistaken for one another when read aloud or typed. */
 export const BOOKING_REFERENCE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
-export const BOOKING_REFERENCE_LENGTH = 7;
+const BOOKING_REFERENCE_LENGTH = 7;
 
 /** A booking id short enough to read aloud: 7 characters, 31^7 (about 2.7e10) possibilities. */
 export function bookingReference(random: RandomSource = secureRandom): string {

@@ -20,7 +20,7 @@ export const isDriverAvailable = (driver: DriverState): boolean =>
   driver.driverActiveStatus &&
   driver.location != null;
 
-export type DriverSearch = {
+type DriverSearch = {
   pickup: LatLng;
   /** Radius in the unit in force; 0 or missing means the default of 10. */
   driverRadius?: number;
@@ -29,7 +29,7 @@ export type DriverSearch = {
   carType?: string;
 };
 
-export type NearbyDriver<T> = { driver: T; distance: number };
+type NearbyDriver<T> = { driver: T; distance: number };
 
 /**
  * Section 5 and 6: available drivers within driverRadius of the pickup (distance in miles when

@@ -25,7 +25,7 @@ export const MONTH_NAMES = [
   'July', 'August', 'September', 'October', 'November', 'December',
 ] as const;
 
-export type CalendarMonth = { year: number; month: number; day: number };
+type CalendarMonth = { year: number; month: number; day: number };
 
 /** The calendar year, month (1 to 12) and day of an instant in a time zone. */
 export function calendarDate(at: number, timeZone = 'UTC'): CalendarMonth {
@@ -35,7 +35,7 @@ export function calendarDate(at: number, timeZone = 'UTC'): CalendarMonth {
 }
 
 /** Section 3 earning report row, money in major units. */
-export type EarningReportRow = {
+type EarningReportRow = {
   year: number;
   month: number;
   monthsName: string;
@@ -51,7 +51,7 @@ export type EarningReportRow = {
 };
 
 /** Section 3 driver earning row, money in major units. */
-export type DriverEarningRow = {
+type DriverEarningRow = {
   year: number;
   month: number;
   monthsName: string;
@@ -133,7 +133,7 @@ export function driverEarningsByMonth(bookings: readonly EarningBooking[], timeZ
     .map(({ share, ...row }) => ({ ...row, monthsName: MONTH_NAMES[row.month - 1] ?? '', driverShare: fromMinor(share) }));
 }
 
-export type GrossEarnings = { today: number; thisMonth: number; total: number };
+type GrossEarnings = { today: number; thisMonth: number; total: number };
 
 /** Section 4 and 9: the dashboard cards sum convenience_fees of PAID and COMPLETE bookings with fees above 0. */
 export function grossEarnings(bookings: readonly EarningBooking[], now: number, timeZone = 'UTC'): GrossEarnings {

@@ -42,7 +42,7 @@ export const SPEC_ERROR_KEYS = [
   'location_fetch_error',
 ] as const;
 
-export const ADDED_ERROR_KEYS = [
+const ADDED_ERROR_KEYS = [
   'validation_error',
   'not_found',
   'forbidden',

@@ -13,15 +13,15 @@ export type FareRates = {
 };
 
 /** A route measured in the unit in force (km, or miles when convert_to_mile), duration in seconds. */
-export type TripMeasure = { distance: number; duration: number };
+type TripMeasure = { distance: number; duration: number };
 
 /** Delivery extras: the chosen parcel type and option, each `{ amount }` in major units. */
 export type FareExtras = { parcel?: { amount: number }; option?: { amount: number } };
 
-export type Fare = { totalCost: number; convenience_fees: number; grandTotal: number };
+type Fare = { totalCost: number; convenience_fees: number; grandTotal: number };
 
 /** The same fare in integer minor units, as the server stores it. */
-export type FareMinor = { totalCost: number; convenience_fees: number; grandTotal: number };
+type FareMinor = { totalCost: number; convenience_fees: number; grandTotal: number };
 
 /**
  * Section 9 fare, in minor units. cost = rate_per_unit_distance x distance + rate_per_hour x

@@ -67,7 +67,7 @@ export const tracksTripDistance = (status: BookingStatus): boolean =>
  * 0 or 1 points give distance 0; 2 points use the drive-time call (start, dest); 3 or more use
  * the multi-location call with the points between as (thinned) waypoints.
  */
-export type TrackedRoutePlan<T> =
+type TrackedRoutePlan<T> =
   | { kind: 'none' }
   | { kind: 'pair'; start: T; dest: T }
   | { kind: 'multi'; start: T; dest: T; waypoints: T[] };
@@ -80,7 +80,7 @@ export function trackedRoutePlan<T>(points: readonly T[]): TrackedRoutePlan<T> {
   return { kind: 'multi', start, dest, waypoints: thinWaypoints(points.slice(1, -1)) };
 }
 
-export type SavedAddress = { description: string; lat: number; lng: number; count: number };
+type SavedAddress = { description: string; lat: number; lng: number; count: number };
 
 /**
  * Section 4 REACHED: the drop is saved to the rider's saved addresses. Within 0.1 distance units

@@ -61,7 +61,7 @@ export function isMoneyAmount(value: unknown): value is number {
   return roundHalfAwayFromZero(value * MINOR_PER_MAJOR) === Number((value * MINOR_PER_MAJOR).toPrecision(15));
 }
 
-export type CurrencySettings = { symbol: string; code: string };
+type CurrencySettings = { symbol: string; code: string };
 
 /**
  * Formats minor units with the settings' currency symbol, e.g. "$1,234.50"; with `withCode`

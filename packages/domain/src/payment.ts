@@ -2,7 +2,7 @@ import type { PaymentMode } from './booking-transitions';
 import { fromMinor, toMinor } from './money';
 
 /** The booking amounts a settlement depends on, in major units. */
-export type SettlementInput = {
+type SettlementInput = {
   trip_cost: number;
   discount: number;
   driver_share: number;
@@ -12,10 +12,10 @@ export type SettlementInput = {
 };
 
 /** A wallet ledger move in minor units; positive is a credit, negative a debit. */
-export type LedgerMove = { party: 'customer' | 'driver'; type: 'Credit' | 'Debit'; amount: number; txRef: string };
+type LedgerMove = { party: 'customer' | 'driver'; type: 'Credit' | 'Debit'; amount: number; txRef: string };
 
 /** The payment packet of section 3 and the wallet moves of section 4 PAID, in minor units. */
-export type Settlement = {
+type Settlement = {
   customer_paid: number;
   cashPaymentAmount: number;
   cardPaymentAmount: number;

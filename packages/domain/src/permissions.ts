@@ -28,7 +28,7 @@ export type ProtectedRoute = keyof typeof PROTECTED_ROUTES;
 
 /** Section 2: public routes. */
 export const PUBLIC_ROUTES = ['/', '/about-us', '/privacy-policy', '/register', '/login'] as const;
-export type PublicRoute = (typeof PUBLIC_ROUTES)[number];
+type PublicRoute = (typeof PUBLIC_ROUTES)[number];
 export type AppRoute = ProtectedRoute | PublicRoute;
 
 export const isProtectedRoute = (path: string): path is ProtectedRoute => Object.hasOwn(PROTECTED_ROUTES, path);
@@ -113,7 +113,7 @@ export const CAPABILITIES = [
   'outbox:read',
   'profile:edit',
 ] as const;
-export type Capability = (typeof CAPABILITIES)[number];
+type Capability = (typeof CAPABILITIES)[number];
 
 export const ROLE_CAPABILITIES: Readonly<Record<UserType, readonly Capability[]>> = {
   rider: ['booking:create', 'booking:cancel', 'booking:pay', 'booking:complete', 'profile:edit'],
@@ -162,8 +162,8 @@ export const isDemoMode = (settings: { AllowCriticalEditsAdmin: boolean }): bool
 export const isBlockedInDemoMode = (edit: string, settings: { AllowCriticalEditsAdmin: boolean }): boolean =>
   isDemoMode(settings) && (CRITICAL_EDITS as readonly string[]).includes(edit);
 
-export const HIDDEN_EMAIL = 'Hidden for Demo';
-export const HIDDEN_MOBILE = 'Hidden';
+const HIDDEN_EMAIL = 'Hidden for Demo';
+const HIDDEN_MOBILE = 'Hidden';
 
 /** Section 6: in demo mode emails and mobiles show as 'Hidden for Demo' and 'Hidden'. */
 export function maskContactForDemo<T extends { email?: string | null; mobile?: string | null }>(
@@ -205,7 +205,7 @@ export function canViewBooking(viewer: Viewer, booking: BookingOwnership): boole
   }
 }
 
-export type UserOwnership = { uid: string; usertype: UserType; fleetadmin?: string | null };
+type UserOwnership = { uid: string; usertype: UserType; fleetadmin?: string | null };
 
 /**
  * Section 6 user management: admins manage riders, drivers and fleet admins; a fleet admin

@@ -16,7 +16,7 @@ export type PromoTerms = {
   user_avail: number;
 };
 
-export type PromoUse = {
+type PromoUse = {
   /** The trip cost the promo applies to, in major units. */
   tripCost: number;
   now: number;

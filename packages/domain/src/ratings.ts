@@ -1,8 +1,8 @@
 import { RATING_DECIMALS } from './spec-constants';
 import { roundHalfAwayFromZero } from './money';
 
-export type RatingEntry = { user: string; rate: number };
-export type Ratings = { userrating: number; details: RatingEntry[] };
+type RatingEntry = { user: string; rate: number };
+type Ratings = { userrating: number; details: RatingEntry[] };
 
 const SCALE = 10 ** RATING_DECIMALS;
 

@@ -34,11 +34,7 @@ export const DELIVERY_PHONE_MIN_EXCLUSIVE = 6;
 /** Section 9: money has 2 decimals, ratings 1. */
 export const MONEY_DECIMALS = 2;
 export const RATING_DECIMALS = 1;
-/** Section 9: UI delays, in milliseconds. */
-export const SOCIAL_PROFILE_READ_DELAY_MS = 2000;
-export const WALLET_WATCH_DELAY_MS = 1500;
-export const ADMIN_TABLE_EDIT_DELAY_MS = 600;
-export const PAYMENT_DIALOG_CLOSE_DELAY_MS = 1500;
+/** Section 9: UI delays, in milliseconds (the others of its list are decided in docs/decisions.md). */
 export const DELAYED_CANCEL_MS = 1500;
 export const REGISTER_REDIRECT_DELAY_MS = 3000;
 export const AUTOCOMPLETE_DEBOUNCE_MS = 200;

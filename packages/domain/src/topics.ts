@@ -41,7 +41,7 @@ export const isChatParty = (viewer: Viewer, booking: BookingOwnership): boolean 
   (viewer.usertype === 'driver' && booking.driver != null && viewer.uid === booking.driver);
 
 /** Chat is open while a driver is on the booking and the trip is not over. */
-export const CHAT_OPEN_STATUSES = ['ACCEPTED', 'ARRIVED', 'STARTED', 'REACHED', 'PENDING', 'PAID'] as const satisfies readonly BookingStatus[];
+const CHAT_OPEN_STATUSES = ['ACCEPTED', 'ARRIVED', 'STARTED', 'REACHED', 'PENDING', 'PAID'] as const satisfies readonly BookingStatus[];
 export const isChatOpen = (status: BookingStatus): boolean => (CHAT_OPEN_STATUSES as readonly BookingStatus[]).includes(status);
 
 /** API.md: tracking is for the trip's parties, their fleet admin and admins. */

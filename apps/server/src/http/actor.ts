@@ -16,7 +16,7 @@ declare module 'fastify' {
   }
 }
 
-export function tokenOf(request: FastifyRequest): string | null {
+function tokenOf(request: FastifyRequest): string | null {
   const header = request.headers.authorization;
   if (header?.startsWith('Bearer ')) return header.slice('Bearer '.length).trim() || null;
   return request.cookies[SESSION_COOKIE] ?? null;

@@ -4,7 +4,7 @@ import { AppError } from './app-error';
 const MAX_DEPTH = 32;
 
 /** True when a string anywhere inside the value holds U+0000, which PostgreSQL text cannot store. */
-export function containsNul(value: unknown, depth = 0): boolean {
+function containsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (depth > MAX_DEPTH || typeof value !== 'object' || value === null) return false;
   for (const [key, inner] of Object.entries(value)) {

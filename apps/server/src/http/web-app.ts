@@ -7,7 +7,7 @@ import { AppError } from './app-error';
 import type { RouteApp } from './routing';
 
 /** Where `npm run build -w @rideway/web` puts the app. */
-export const WEB_DIST = join(import.meta.dirname, '..', '..', '..', 'web', 'dist');
+const WEB_DIST = join(import.meta.dirname, '..', '..', '..', 'web', 'dist');
 
 /** A browser asking for a page of the app (a route of section 2), not for the API or a file. */
 const wantsAppPage = (request: FastifyRequest): boolean =>

@@ -19,11 +19,11 @@ import { DEFAULT_SETTINGS } from '../modules/settings/defaults';
 import { saveSettings } from '../modules/settings/service';
 import { hashPassword } from '../modules/auth/passwords';
 
-export const DEMO_PASSWORD = 'demo123';
+const DEMO_PASSWORD = 'demo123';
 export type DemoLogin = { role: string; email: string };
 
 /** The demo city: central London, with named places riders can pick. */
-export const DEMO_CITY = { name: 'London', center: { lat: 51.5074, lng: -0.1278 } };
+const DEMO_CITY = { name: 'London', center: { lat: 51.5074, lng: -0.1278 } };
 const PLACES = [
   { add: "King's Cross Station, London", lat: 51.5308, lng: -0.1238 },
   { add: 'Tower of London, London', lat: 51.5081, lng: -0.0759 },

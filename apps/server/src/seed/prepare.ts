@@ -9,7 +9,7 @@ import { saveSettings } from '../modules/settings/service';
 import { insertAccount } from '../modules/users/accounts';
 import { seedDemoData, type DemoLogin } from './demo-data';
 
-export const DEMO_EMAILS = [
+const DEMO_EMAILS = [
   'admin@rideway.demo',
   'fleet@rideway.demo',
   'driver1@rideway.demo',

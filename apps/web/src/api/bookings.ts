@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import { api } from './client';
 
 export const BOOKINGS = ['bookings'] as const;
-export const bookingKey = (id: string) => ['booking', id] as const;
+const bookingKey = (id: string) => ['booking', id] as const;
 
 /** The caller's bookings, newest first (a driver's trips, a fleet's, or every one for an admin). */
 export function useBookings() {
@@ -20,7 +20,7 @@ export function storeBooking(queryClient: QueryClient, booking: Booking): void {
   queryClient.setQueryData(BOOKINGS, (list: Booking[] | undefined) => list?.map((row) => (row.id === booking.id ? { ...row, ...booking } : row)));
 }
 
-export type EstimateRequest = Pick<BookingRequest, 'pickup' | 'drop' | 'carType' | 'parcelTypeIndex' | 'optionIndex'>;
+type EstimateRequest = Pick<BookingRequest, 'pickup' | 'drop' | 'carType' | 'parcelTypeIndex' | 'optionIndex'>;
 
 export const requestEstimate = (request: EstimateRequest) => api<Estimate>('/api/estimates', { method: 'POST', body: request });
 
@@ -49,7 +49,7 @@ export type PaymentForm = { redirect: string; method: 'POST'; fields: Record<str
 
 export const requestPaymentForm = (id: string) => api<PaymentForm>(`/api/bookings/${id}/pay`, { method: 'POST', body: { payment_mode: 'card' } });
 
-export const chatKey = (id: string) => ['chat', id] as const;
+const chatKey = (id: string) => ['chat', id] as const;
 
 export function useChat(id: string, enabled: boolean) {
   return useQuery({ queryKey: chatKey(id), queryFn: async () => (await api<{ messages: ChatMessage[] }>(`/api/bookings/${id}/chat`)).messages, enabled });

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { api } from './client';
 
 /** Section 4's last rule: convenience fees of PAID and COMPLETE bookings, today, this month and in all. */
-export type EarningsCards = { today: number; thisMonth: number; total: number };
+type EarningsCards = { today: number; thisMonth: number; total: number };
 
 /** A driver on the live map (GET /api/drivers/live and the drivers:live topic). */
 export type { LiveDriver } from '@rideway/contract';

@@ -2,7 +2,7 @@ import type { WalletHistoryEntry, Withdraw } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
-export const WALLET = ['wallet'] as const;
+const WALLET = ['wallet'] as const;
 export const WITHDRAWS = ['withdraws'] as const;
 
 /** The own wallet: balance and history. */

@@ -1,7 +1,7 @@
 import { vi } from 'vitest';
 
 /** One recorded call to the fake API: its method, path and parsed JSON body. */
-export type ApiCall = { method: string; path: string; body: unknown };
+type ApiCall = { method: string; path: string; body: unknown };
 
 /** An answer: a status and a JSON body, or a promise of one (never settling keeps a query pending). */
 export type ApiAnswer = { status: number; body?: unknown } | Promise<{ status: number; body?: unknown }>;

@@ -97,4 +97,3 @@ export const registerResponse = z.object({ user: userSchema });
 export const sessionResponse = z.object({ token: z.string(), user: userSchema });
 export const otpRequestResponse = z.object({ verificationId: z.string() });
 export const signInMethodsResponse = z.object({ email: z.literal(true), mobile: z.boolean(), facebook: z.boolean() });
-export type SignInMethods = z.output<typeof signInMethodsResponse>;

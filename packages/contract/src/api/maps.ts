@@ -33,7 +33,7 @@ const notAPlace = (ctx: z.RefinementCtx, input: unknown): never => {
  * A point: "lat,lng" text or {lat, lng}. The options carry no checks of their own, so a missing
  * point, one out of range or unreadable text answers place_to_coords_error on the field.
  */
-export const mapPointSchema = z
+const mapPointSchema = z
   .union([z.object({ lat: z.number(), lng: z.number() }), z.string()], { error: placeError(NOT_A_PLACE) })
   .transform((value, ctx): LatLng => {
     const point = typeof value === 'string' ? pointOfText(value) : isLatLng(value) ? { lat: value.lat, lng: value.lng } : undefined;
@@ -42,7 +42,7 @@ export const mapPointSchema = z
   .meta({ description: '"lat,lng", or {lat, lng}', example: '51.5081,-0.0759' });
 
 /** Pipe-separated "lat,lng" points, at most 25; none when absent or empty. */
-export const waypointsSchema = z
+const waypointsSchema = z
   .string({ error: placeError(NOT_A_PLACE) })
   .max(5000)
   .optional()
@@ -69,7 +69,7 @@ export type MultiLocTimeRequest = z.output<typeof multiLocTimeRequestSchema>;
 export type AutocompleteRequest = z.output<typeof autocompleteRequestSchema>;
 export type CoordsRequest = z.output<typeof coordsRequestSchema>;
 
-export const placeSuggestionSchema = z.object({ place_id: z.string(), description: z.string() });
+const placeSuggestionSchema = z.object({ place_id: z.string(), description: z.string() });
 
 export const addressResponse = z.object({ address: z.string() });
 export const driveTimeResponse = z.object({

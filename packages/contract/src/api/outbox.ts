@@ -5,7 +5,7 @@ import { epochMs } from '../primitives';
 /** The outbox as admins read it: mail, SMS and push messages, sent or waiting to leave. */
 
 /** The channels people receive messages on (live events have their own log). */
-export const OUTBOX_CHANNELS = ['mail', 'sms', 'push'] as const;
+const OUTBOX_CHANNELS = ['mail', 'sms', 'push'] as const;
 
 export const outboxQuerySchema = z.object({
   channel: z.enum(OUTBOX_CHANNELS).optional(),

@@ -7,7 +7,6 @@ import { optionalBody } from '../http';
 
 /** POST /api/bookings/:id/pay: the rider's payment or the driver's closing of the trip. */
 export const payStepSchema = optionalBody(z.object({ payment_mode: z.enum(PAYMENT_MODES, { error: 'payment_mode_invalid' }) }));
-export type PayStep = z.output<typeof payStepSchema>;
 
 /** Section 4's card payment form: its hidden fields, posted to the provider's link. */
 export const paymentFormSchema = z.object({

@@ -14,11 +14,11 @@ const isPushEndpoint = (value: string): boolean => {
 const pushEndpoint = z.string().max(2000).refine(isPushEndpoint, { message: 'an https push service address' });
 const subscriptionKey = z.string().regex(/^[A-Za-z0-9_-]{8,200}={0,2}$/);
 
-export const webPushSubscriptionSchema = z.object({
+const webPushSubscriptionSchema = z.object({
   kind: z.literal('webpush'),
   subscription: z.object({ endpoint: pushEndpoint, keys: z.object({ p256dh: subscriptionKey, auth: subscriptionKey }) }),
 });
-export const phonePushSubscriptionSchema = z.object({
+const phonePushSubscriptionSchema = z.object({
   kind: z.enum(['fcm', 'apns']),
   token: z.string().regex(/^[\w:.-]{16,4096}$/).meta({ description: 'The FCM or APNs device token' }),
 });

@@ -2,6 +2,7 @@ import { isBookLaterLeadMet, type AppCategory, type UserType } from '../booking-
 import { isLatLng, type LatLng } from '../geo';
 import { fail, ok, type Result } from '../result';
 import { fieldOf, isNonBlank, MAX_NAME_LENGTH, numberOf, textOf } from './fields';
+import { DELIVERY_PHONE_MIN_EXCLUSIVE } from '../spec-constants';
 
 export type Place = LatLng & { add: string };
 
@@ -48,7 +49,7 @@ function placeOf(value: unknown): Place | undefined {
 
 /** Section 5: the delivery phone is longer than 6 characters and matches the phone pattern. */
 export const isDeliveryPhone = (value: unknown): value is string =>
-  typeof value === 'string' && value.trim().length > 6 && DELIVERY_PHONE.test(value.trim());
+  typeof value === 'string' && value.trim().length > DELIVERY_PHONE_MIN_EXCLUSIVE && DELIVERY_PHONE.test(value.trim());
 
 /**
  * Section 5 delivery details: a recipient name that is not blank and a valid phone, else

@@ -14,7 +14,7 @@ export type NotificationDraft = {
   body: string;
 };
 
-export type PushRecipient = { usertype: string; userPlatform?: string | null; pushToken?: string | null };
+type PushRecipient = { usertype: string; userPlatform?: string | null; pushToken?: string | null };
 
 const MAX_TITLE = 100;
 const MAX_BODY = 1000;

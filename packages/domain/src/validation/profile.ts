@@ -5,8 +5,8 @@ import { validateMobile, validateName } from './registration';
 
 /** The fields a user may change on their own profile (section 7 updateProfile). */
 export const OWN_PROFILE_FIELDS = ['firstName', 'lastName', 'email', 'mobile'] as const;
-export type OwnProfileField = (typeof OWN_PROFILE_FIELDS)[number];
-export type ProfileUpdate = Partial<Record<OwnProfileField, string>>;
+type OwnProfileField = (typeof OWN_PROFILE_FIELDS)[number];
+type ProfileUpdate = Partial<Record<OwnProfileField, string>>;
 
 /** Section 5: email and mobile are disabled for email-login users; usertype is read-only. */
 export const editableProfileFields = (isEmailLoginUser: boolean): readonly OwnProfileField[] =>

@@ -9,11 +9,10 @@ import { isStandardEmail } from './email';
 import { fieldOf, isNonBlank, MAX_NAME_LENGTH, textOf } from './fields';
 
 /** Section 5: the three password modes; 'alphanumeric' is the one in use. */
-export const PASSWORD_MODES = ['alphanumeric', 'any', 'complex'] as const;
-export type PasswordMode = (typeof PASSWORD_MODES)[number];
+type PasswordMode = 'alphanumeric' | 'any' | 'complex';
 
 /** An upper bound for the 'any' mode, which the spec leaves open, so hashing cost stays bounded. */
-export const ANY_PASSWORD_MAX_LENGTH = 128;
+const ANY_PASSWORD_MAX_LENGTH = 128;
 /** E.164 allows at most 15 digits. */
 export const MOBILE_MAX_LENGTH = 15;
 
@@ -64,7 +63,7 @@ export function validateMobile(value: unknown): Result<string> {
   return ok(text);
 }
 
-export type RegistrationFields = {
+type RegistrationFields = {
   firstName: string;
   lastName: string;
   email: string;

@@ -3,7 +3,7 @@ import { fail, ok, type Result } from '../result';
 import { fieldOf, numberOf, textOf } from './fields';
 
 /** The most one admin credit may add, in major units. */
-export const MAX_WALLET_CREDIT = 1_000_000;
+const MAX_WALLET_CREDIT = 1_000_000;
 
 /**
  * Section 5: a wallet amount is above 0 with at most 2 decimals, as a number or as the text of a

@@ -8,9 +8,9 @@ import { AppError } from '../../http/app-error';
 import { toApiCarType } from '../cartypes/service';
 import { getSettings } from '../settings/service';
 
-export type EstimateResult = Estimate & { polylinePoints: string; carType: ReturnType<typeof toApiCarType>; extras: FareExtras; parcelTypeIndex?: number; optionIndex?: number };
+type EstimateResult = Estimate & { polylinePoints: string; carType: ReturnType<typeof toApiCarType>; extras: FareExtras; parcelTypeIndex?: number; optionIndex?: number };
 
-export async function carTypeNamed(db: Db | Tx, name: string) {
+async function carTypeNamed(db: Db | Tx, name: string) {
   const row = (await db.select().from(carTypes).where(eq(carTypes.name, name)).limit(1))[0];
   if (!row) throw new AppError('select_proper', 'carType');
   return toApiCarType(row);

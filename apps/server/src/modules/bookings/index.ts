@@ -4,4 +4,4 @@
  */
 export { payBooking, payByCardWithin } from './lifecycle';
 export { afterStep } from './step';
-export { bookingView, PROVIDER_PAYMENT_STATUSES, type BookingRow } from '../dispatch/booking-view';
+export { bookingView, PROVIDER_PAYMENT_STATUSES } from '../dispatch/booking-view';

@@ -31,7 +31,7 @@ import { getSettings } from '../settings/service';
 
 /** The server itself, acting on a timer (a booking nobody took is cancelled). */
 export const SYSTEM = 'system' as const;
-export type StepActor = { uid: string; usertype: UserType } | typeof SYSTEM;
+type StepActor = { uid: string; usertype: UserType } | typeof SYSTEM;
 
 /** The booking columns a step writes. */
 export type BookingColumns = Partial<typeof bookings.$inferInsert>;
@@ -42,7 +42,7 @@ export type StepChange = { booking: BookingRow; plan: TransitionPlan; columns: B
 /** A named effect of a step: its own writes in the step's transaction, and the booking columns it adds. */
 export type StepEffect = (tx: Tx, change: StepChange) => Promise<BookingColumns | undefined>;
 
-export type StepInput = {
+type StepInput = {
   actor: StepActor;
   bookingId: string;
   /** The step, or a function of the locked booking that decides it (accept reads the driver). */

@@ -14,7 +14,7 @@ type ChatRow = typeof chats.$inferSelect;
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Section 3 chat message: message, from, type msg, msgDate, msgTime, source, smsId. */
-export const toChatMessage = (row: ChatRow) => {
+const toChatMessage = (row: ChatRow) => {
   const at = new Date(row.at);
   return {
     smsId: String(row.id),

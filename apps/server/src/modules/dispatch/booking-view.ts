@@ -19,7 +19,7 @@ type DeliveryFields = Partial<Pick<Booking, 'deliveryPerson' | 'deliveryPersonPh
  * ahead (PAYMENT_PENDING) or a trip the driver handed over (PENDING). The amount is customer_paid,
  * what the card payment form charges.
  */
-export function paymentPacketOf(row: BookingRow): PaymentPacket | null {
+function paymentPacketOf(row: BookingRow): PaymentPacket | null {
   if (!PROVIDER_PAYMENT_STATUSES.includes(row.status as BookingStatus)) return null;
   const amount = fromMinor(row.customerPaidMinor);
   return {

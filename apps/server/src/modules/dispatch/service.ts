@@ -20,7 +20,7 @@ import { getSettings } from '../settings/service';
 import { announceBooking } from './announce';
 import type { BookingRow } from './booking-view';
 
-export const DISPATCH_JOBS = { round: 'dispatch.round', start: 'dispatch.start', expire: 'dispatch.expire' } as const;
+const DISPATCH_JOBS = { round: 'dispatch.round', start: 'dispatch.start', expire: 'dispatch.expire' } as const;
 
 type Place = { lat: number; lng: number };
 
@@ -61,7 +61,7 @@ export async function availableDriversNear(
  * One round of offers (issue 5): the next nearest drivers not asked yet get the booking, the
  * previous round's offers are withdrawn, and the round's timeout is scheduled.
  */
-export async function offerRound(ctx: AppContext, tx: Tx, row: BookingRow, settings: Settings, now: number, nearest?: string[]): Promise<BookingRow> {
+async function offerRound(ctx: AppContext, tx: Tx, row: BookingRow, settings: Settings, now: number, nearest?: string[]): Promise<BookingRow> {
   const batch = ctx.config.OFFER_BATCH_SIZE;
   const fresh = nearest ?? (await availableDriversNear(ctx, tx, row.pickup, row.carType, settings, { limit: batch, exclude: row.offeredDrivers }));
   const again = fresh.length > 0 ? [] : await availableDriversNear(ctx, tx, row.pickup, row.carType, settings, { limit: batch });

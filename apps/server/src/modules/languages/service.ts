@@ -7,7 +7,7 @@ import { en } from './messages/en';
 import { es } from './messages/es';
 
 /** The shipped languages: English first (the default), Arabic (right to left), Spanish. */
-export const BUILT_IN_LANGUAGES = [
+const BUILT_IN_LANGUAGES = [
   { code: 'en', name: 'English', dir: 'ltr', messages: en },
   { code: 'ar', name: 'العربية', dir: 'rtl', messages: ar },
   { code: 'es', name: 'Español', dir: 'ltr', messages: es },

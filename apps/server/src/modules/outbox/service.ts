@@ -1,13 +1,13 @@
 import type { MailPayload, OutboxMessage, OutboxQuery, PushPayload, SmsPayload } from '@rideway/contract';
-import { and, desc, eq, isNull, ne } from 'drizzle-orm';
+import { and, desc, eq, ne } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { outbox } from '../../db/schema';
 import { emit } from '../../realtime/events';
 
 /** The messages' shapes are the contract's, so the admins' listing describes what was written. */
-export type MailMessage = MailPayload;
-export type SmsMessage = SmsPayload;
-export type PushMessage = PushPayload;
+type MailMessage = MailPayload;
+type SmsMessage = SmsPayload;
+type PushMessage = PushPayload;
 
 /**
  * Writes a message to the outbox in the caller's transaction: it leaves only if the change that
@@ -46,5 +46,3 @@ export async function listOutbox(db: Db, filter: OutboxQuery): Promise<OutboxMes
   return rows.map(toMessage);
 }
 
-export const pendingMail = (db: Db, limit: number) =>
-  db.select().from(outbox).where(and(eq(outbox.channel, 'mail'), isNull(outbox.deliveredAt))).orderBy(outbox.id).limit(limit);

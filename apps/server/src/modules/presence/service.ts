@@ -23,7 +23,7 @@ const presenceOf = (row: UserRow, position: { lat: number; lng: number; at: numb
 });
 
 /** What the live driver map shows of a driver. */
-export const liveDriverView = (presence: DriverPresence): LiveDriver => ({
+const liveDriverView = (presence: DriverPresence): LiveDriver => ({
   uid: presence.uid,
   name: presence.name,
   vehicleNumber: presence.vehicleNumber,

@@ -9,7 +9,7 @@ import { assertNotDemoMode } from '../settings/service';
 
 type PromoRow = typeof promos.$inferSelect;
 
-export const toApiPromo = (row: PromoRow): Promo => ({
+const toApiPromo = (row: PromoRow): Promo => ({
   id: row.id,
   promo_name: row.promoName,
   promo_description: row.promoDescription,

@@ -10,7 +10,7 @@ import { AppError } from '../../http/app-error';
 import { emit } from '../../realtime/events';
 import { fromMinor } from '@rideway/domain';
 
-export type LedgerType = 'Credit' | 'Debit' | 'Withdraw';
+type LedgerType = 'Credit' | 'Debit' | 'Withdraw';
 
 export async function balanceMinor(db: Db | Tx, uid: string): Promise<number> {
   const rows = await db

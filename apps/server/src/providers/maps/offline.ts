@@ -10,7 +10,7 @@ export const ROAD_FACTOR = 1.3;
 /** Average city driving speed, km/h. */
 export const AVERAGE_SPEED_KMH = 25;
 /** No taxi route is offered beyond this straight-line distance. */
-export const MAX_ROUTE_KM = 1000;
+const MAX_ROUTE_KM = 1000;
 
 type GazetteerEntry = { id: string; name: string; search: string; lat: number; lng: number; population: number };
 

@@ -1,8 +1,8 @@
 import { sideMenuFor, type MenuItem, type UserType } from '@rideway/domain';
 import { isBuilt } from '../screens';
 
-export type MenuLink = { to: string; label: string };
-export type MenuGroup = { label: string; links: MenuLink[] };
+type MenuLink = { to: string; label: string };
+type MenuGroup = { label: string; links: MenuLink[] };
 
 const link = (item: { key: string; path: string }): MenuLink => ({ to: item.path, label: `menu_${item.key}` });
 

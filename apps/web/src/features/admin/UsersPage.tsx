@@ -63,7 +63,7 @@ function AddUserDialog({ usertype, busy, onAdd, onClose }: { usertype: ListedTyp
  * Section 2's user tables: riders, drivers and fleet admins for an admin; a fleet admin's own
  * drivers for a fleet admin (the server scopes the list and the adds).
  */
-export function UsersPage({ usertype }: { usertype: ListedType }) {
+function UsersPage({ usertype }: { usertype: ListedType }) {
   const { t } = useTranslation();
   const money = useMoney();
   const carTypes = useCarTypes();

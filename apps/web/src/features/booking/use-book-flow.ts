@@ -9,7 +9,7 @@ import type { BookingTerms } from './use-booking-terms';
 export type BookingDraft = { pickup: Place | null; drop: Place | null; carType: string; bookLater: boolean; tripdate: number; customer?: string };
 
 /** Where the book flow stands: each step's dialog shows while the flow is in it. */
-export type BookStep =
+type BookStep =
   | { step: 'idle' }
   | { step: 'choosing'; fields: BookingFormFields; carType: CarType }
   | { step: 'estimating' }

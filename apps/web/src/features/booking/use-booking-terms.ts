@@ -9,7 +9,7 @@ export const PAYMENT_MODES = ['cash', 'wallet', 'card'] as const;
 export type PaymentMode = (typeof PAYMENT_MODES)[number];
 
 export const DELIVERY_FIELDS = ['deliveryPerson', 'deliveryPersonPhone', 'pickUpInstructions', 'deliveryInstructions'] as const;
-export type DeliveryField = (typeof DELIVERY_FIELDS)[number];
+type DeliveryField = (typeof DELIVERY_FIELDS)[number];
 
 const NO_DETAILS: Record<DeliveryField, string> = { deliveryPerson: '', deliveryPersonPhone: '', pickUpInstructions: '', deliveryInstructions: '' };
 

@@ -17,7 +17,7 @@ import { useMoney } from '../../hooks/use-money';
  * The device's map app with driving directions: the universal maps link opens the installed app
  * on a phone and the maps site on a computer.
  */
-export const directionsUrl = (to: { lat: number; lng: number }): string =>
+const directionsUrl = (to: { lat: number; lng: number }): string =>
   `https://www.google.com/maps/dir/?api=1&destination=${to.lat.toFixed(6)},${to.lng.toFixed(6)}&travelmode=driving`;
 
 type Step = 'arrive' | 'start' | 'reach' | 'pay';
