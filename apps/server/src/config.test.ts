@@ -21,6 +21,9 @@ describe('configuration', () => {
       VAPID_SUBJECT: 'mailto:admin@rideway.local',
       FACEBOOK_GRAPH_URL: 'https://graph.facebook.com/v21.0',
       FACEBOOK_DIALOG_URL: 'https://www.facebook.com/v21.0/dialog/oauth',
+      MAP_TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
+      MAP_TILE_ATTRIBUTION: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
+      PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS: false,
     });
   });
 
