@@ -32,5 +32,8 @@ export function securityHeaders(config: Config, formTargets: readonly string[] =
     },
     // Over plain http (a phone on the LAN) the browser ignores it with a console warning.
     crossOriginOpenerPolicy: https ? undefined : false,
+    // The browser's own default: under helmet's no-referrer a same-origin form post says
+    // `Origin: null`, which the cross-site check (csrf.ts) must refuse.
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
   };
 }

@@ -39,6 +39,8 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(response.headers['x-frame-options']).toBe('SAMEORIGIN');
     // Issue 15: no answer of the API is kept by a cache; plain http on a LAN address keeps working.
     expect(response.headers['cache-control']).toBe('no-store');
+    // Same-origin form posts (a provider's card form) then say their origin, not `null`.
+    expect(response.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
     expect(response.headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
     expect(response.headers['content-security-policy']).toContain('img-src \'self\' data: blob: https://tile.openstreetmap.org');
   });
