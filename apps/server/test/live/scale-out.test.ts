@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLive, type LiveClient } from '../live-client';
-import { createDemoDatabase } from '../postgres';
+import { twoProcesses } from '../two-processes';
 
 const serverUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -13,23 +10,9 @@ const redisUrl = process.env.REDIS_URL;
  * the events are shared, so a client of one process sees what a request to the other changed.
  */
 describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL and one Redis', () => {
-  const prefix = `rideway-test-${randomUUID().slice(0, 8)}`;
-  const ports = [4100 + Math.floor(Math.random() * 400), 4600 + Math.floor(Math.random() * 400)] as const;
-  const servers: ChildProcess[] = [];
+  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'scale', 4100);
+  const { base, call, login } = processes;
   const clients: LiveClient[] = [];
-  let databaseUrl = '';
-  let dropDatabase = () => Promise.resolve();
-
-  const base = (index: 0 | 1) => `http://127.0.0.1:${String(ports[index])}`;
-  const call = async (index: 0 | 1, method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(`${base(index)}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
-  };
-  const login = async (index: 0 | 1, email: string) => (await call(index, 'POST', '/api/auth/login', undefined, { email, password: 'demo123' })).body.token as string;
   const live = async (index: 0 | 1, token: string) => {
     const client = await openLive(`${base(index).replace('http', 'ws')}/api/ws`, token);
     clients.push(client);
@@ -37,33 +20,12 @@ describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL
   };
 
   beforeAll(async () => {
-    const created = await createDemoDatabase(serverUrl ?? '', 'scale');
-    databaseUrl = created.url;
-    dropDatabase = created.drop;
-    for (const port of ports) {
-      servers.push(
-        spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'main.ts')], {
-          cwd: join(import.meta.dirname, '..', '..'),
-          env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0' },
-          stdio: 'ignore',
-        }),
-      );
-    }
-    for (const index of [0, 1] as const) {
-      for (let i = 0; ; i += 1) {
-        const healthy = await fetch(`${base(index)}/api/health`).then((r) => r.ok).catch(() => false);
-        if (healthy) break;
-        if (i > 300) throw new Error('server did not start');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    await processes.start();
   }, 120_000);
 
   afterAll(async () => {
     for (const client of clients) await client.close();
-    for (const server of servers) server.kill('SIGTERM');
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.once('exit', resolve))));
-    await dropDatabase();
+    await processes.stop();
   }, 60_000);
 
   it('shares the live driver map, the geo index, offers and booking events across processes', async () => {

@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
-import { createDemoDatabase } from '../postgres';
+import { twoProcesses } from '../two-processes';
 
 const serverUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -16,22 +13,10 @@ type Message = { type: string; topic?: string; event?: string };
  * reaches only the socket of the session still signed in.
  */
 describe.skipIf(!serverUrl || !redisUrl)('a logout on one server process closes the socket held by another (issue 15)', () => {
-  const prefix = `rideway-test-${randomUUID().slice(0, 8)}`;
-  const ports = [5100 + Math.floor(Math.random() * 400), 5600 + Math.floor(Math.random() * 400)] as const;
-  const servers: ChildProcess[] = [];
+  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'sessend', 5100);
+  const { base, call, login } = processes;
   const sockets: WebSocket[] = [];
-  let dropDatabase = () => Promise.resolve();
 
-  const base = (index: 0 | 1) => `http://127.0.0.1:${String(ports[index])}`;
-  const call = async (index: 0 | 1, method: string, path: string, token?: string, body?: unknown) => {
-    const response = await fetch(`${base(index)}${path}`, {
-      method,
-      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
-  };
-  const login = async (index: 0 | 1, email: string) => (await call(index, 'POST', '/api/auth/login', undefined, { email, password: 'demo123' })).body.token as string;
   /** A socket on a process, following the user's own topic; what it receives, and how it closed. */
   const follow = async (index: 0 | 1, token: string) => {
     const socket = new WebSocket(`${base(index).replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${token}` } });
@@ -52,32 +37,12 @@ describe.skipIf(!serverUrl || !redisUrl)('a logout on one server process closes 
   };
 
   beforeAll(async () => {
-    const created = await createDemoDatabase(serverUrl ?? '', 'sessend');
-    dropDatabase = created.drop;
-    for (const port of ports) {
-      servers.push(
-        spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', '..', 'src', 'main.ts')], {
-          cwd: join(import.meta.dirname, '..', '..'),
-          env: { ...process.env, DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0' },
-          stdio: 'ignore',
-        }),
-      );
-    }
-    for (const index of [0, 1] as const) {
-      for (let i = 0; ; i += 1) {
-        const healthy = await fetch(`${base(index)}/api/health`).then((r) => r.ok).catch(() => false);
-        if (healthy) break;
-        if (i > 300) throw new Error('server did not start');
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
-    }
+    await processes.start();
   }, 120_000);
 
   afterAll(async () => {
     for (const socket of sockets) socket.terminate();
-    for (const server of servers) server.kill('SIGTERM');
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.once('exit', resolve))));
-    await dropDatabase();
+    await processes.stop();
   }, 60_000);
 
   it('logs out on process A: the socket on process B closes with 4401 and hears no wallet event; the other session hears it', async () => {

@@ -1,0 +1,59 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
+import { createDemoDatabase } from './postgres';
+
+export type ProcessIndex = 0 | 1;
+
+/**
+ * Two real server processes (`src/main.ts`) on one new PostgreSQL database with the demo data and
+ * one Redis (under a prefix of their own): what the multi-process tests start, call and stop.
+ */
+export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: string, portBase: number) {
+  const prefix = `rideway-test-${randomUUID().slice(0, 8)}`;
+  const ports = [portBase + Math.floor(Math.random() * 400), portBase + 500 + Math.floor(Math.random() * 400)] as const;
+  const servers: ChildProcess[] = [];
+  let dropDatabase = () => Promise.resolve();
+
+  const base = (index: ProcessIndex) => `http://127.0.0.1:${String(ports[index])}`;
+  const call = async (index: ProcessIndex, method: string, path: string, token?: string, body?: unknown) => {
+    const response = await fetch(`${base(index)}${path}`, {
+      method,
+      headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json().catch(() => ({}))) as Record<string, unknown> };
+  };
+  const login = async (index: ProcessIndex, email: string) => (await call(index, 'POST', '/api/auth/login', undefined, { email, password: 'demo123' })).body.token as string;
+
+  const start = async () => {
+    const created = await createDemoDatabase(databaseServerUrl, name);
+    dropDatabase = created.drop;
+    for (const port of ports) {
+      servers.push(
+        spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
+          cwd: join(import.meta.dirname, '..'),
+          env: { ...process.env, DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0' },
+          stdio: 'ignore',
+        }),
+      );
+    }
+    for (const index of [0, 1] as const) {
+      for (let i = 0; ; i += 1) {
+        const healthy = await fetch(`${base(index)}/api/health`).then((r) => r.ok).catch(() => false);
+        if (healthy) break;
+        if (i > 300) throw new Error('server did not start');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return created.url;
+  };
+
+  const stop = async () => {
+    for (const server of servers) server.kill('SIGTERM');
+    await Promise.all(servers.map((server) => new Promise((resolve) => server.once('exit', resolve))));
+    await dropDatabase();
+  };
+
+  return { prefix, base, call, login, start, stop };
+}
