@@ -93,6 +93,10 @@ export const bookingSchema = z.object({
   requestedDrivers: z.record(z.string(), z.literal(true)),
   /** What a cancel charged the rider (docs/decisions.md, cancellation charge); 0 otherwise. */
   cancellationCharge: money,
+  /** Fare integrity (decisions.md): true when the fare driven went past the estimate's bound and was capped. */
+  fareCapped: z.boolean(),
+  /** The fare the route driven gave before the cap, when capped; null otherwise. */
+  uncappedFare: money.nullable(),
   deliveryPerson: z.string().optional(),
   deliveryPersonPhone: z.string().optional(),
   pickUpInstructions: z.string().optional(),

@@ -33,6 +33,8 @@ export const settingsSchema = z.object({
   FacebookLoginEnabled: z.boolean(),
   MobileLoginEnabled: z.boolean(),
   appcat: z.enum(APP_CATEGORIES),
+  /** Fare integrity: the fare at REACHED is at most the estimate plus this percentage (decisions.md). */
+  fareMarginPercent: z.number().min(0).max(1000).default(30),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -62,3 +62,19 @@ export const driverShare = (estimateFare: number, convenienceFees: number): numb
 /** Section 9: customer_paid = trip_cost minus discount, 2 decimals. */
 export const customerPaid = (tripCost: number, discount: number): number =>
   fromMinor(toMinor(tripCost) - toMinor(discount));
+
+/** Fare integrity (docs/decisions.md): the default margin over the estimate a fare driven may reach. */
+export const DEFAULT_FARE_MARGIN_PERCENT = 30;
+
+/**
+ * Fare integrity: the fare at REACHED is at most the booked estimate plus `marginPercent` of it
+ * (rounded to the cent). Above that it is capped, its convenience fee scaled down in proportion so
+ * totalCost + convenience_fees === grandTotal still holds; `uncapped` is the fare before the cap,
+ * or null when it was within the bound.
+ */
+export function boundedFareMinor(fare: FareMinor, estimateMinor: number, marginPercent: number): FareMinor & { uncapped: number | null } {
+  const bound = Math.round(estimateMinor * (1 + Math.max(0, marginPercent) / 100));
+  if (fare.grandTotal <= bound) return { ...fare, uncapped: null };
+  const convenience_fees = Math.round((fare.convenience_fees * bound) / fare.grandTotal);
+  return { totalCost: bound - convenience_fees, convenience_fees, grandTotal: bound, uncapped: fare.grandTotal };
+}

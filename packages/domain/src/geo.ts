@@ -106,3 +106,28 @@ export function recordSavedAddress(
     index === nearestIndex ? { ...entry, count: entry.count + 1 } : entry,
   );
 }
+
+/**
+ * Fare integrity (docs/decisions.md): a tracking point that implies driving faster than this
+ * from the trip's previous point is not a position a car reached, and is discarded.
+ */
+export const MAX_TRACKING_SPEED_KMH = 200;
+
+/** Points this close are GPS jitter, whatever the time between them. */
+export const SAME_INSTANT_JITTER_KM = 0.1;
+
+type TimedPoint = LatLng & { at: number };
+
+/**
+ * Whether a car could have driven from `previous` to `next` (straight line, epoch milliseconds)
+ * at no more than MAX_TRACKING_SPEED_KMH. Without a previous point, any point is plausible; so is
+ * one stamped at the very same instant (no time elapsed to measure a speed over: simultaneous
+ * reports, or a stopped test clock), which the fare's bound by the estimate still covers.
+ */
+export function isPlausibleMove(previous: TimedPoint | undefined, next: TimedPoint, maxKmh: number = MAX_TRACKING_SPEED_KMH): boolean {
+  if (!previous) return true;
+  const km = greatCircleKm(previous, next);
+  const hours = (next.at - previous.at) / 3_600_000;
+  if (hours <= 0) return true;
+  return km <= SAME_INSTANT_JITTER_KM || km / hours <= maxKmh;
+}

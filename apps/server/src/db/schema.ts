@@ -284,6 +284,8 @@ export const bookings = pgTable(
     reason: text('reason'),
     cancelledBy: text('cancelled_by'),
     cancellationChargeMinor: minor('cancellation_charge_minor').notNull().default(0),
+    /** The fare the route driven gave at REACHED when it went past the estimate's bound (fare integrity), else null. */
+    uncappedFareMinor: minor('uncapped_fare_minor'),
     rating: integer('rating'),
     pickupImage: text('pickup_image'),
     deliverImage: text('deliver_image'),

@@ -52,10 +52,13 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
     const accepted = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: driver });
     expect(accepted.json()).toMatchObject({ status: 'ACCEPTED', driver: driver.id, vehicle_number: 'AB12 CDE' });
     expect((await reload(t, driver))?.queue).toBe(true);
-    // The driver drives to the drop: section 4 recomputes the fare from the tracked points.
-    const reached = await driveTrip(t, driver, b.id, [drop]);
+    // The driver drives to the drop: section 4 recomputes the fare from the tracked points. A point
+    // a minute, by way of a midpoint: the drop in one minute would be 270 km/h, a point discarded
+    // as impossible (issue 15, fare integrity).
+    const midpoint = { lat: 51.51955, lng: -0.09995 };
+    const reached = await driveTrip(t, driver, b.id, [midpoint, drop]);
     const tracked = (await t.request({ method: 'GET', url: `/api/bookings/${b.id}/tracking`, as: rider })).json().tracking as { status: string; lat: number; lng: number }[];
-    expect(tracked.map((p) => [p.status, p.lat, p.lng])).toEqual([['STARTED', NEAR_PICKUP.lat, NEAR_PICKUP.lng], ['STARTED', drop.lat, drop.lng], ['REACHED', drop.lat, drop.lng]]);
+    expect(tracked.map((p) => [p.status, p.lat, p.lng])).toEqual([['STARTED', NEAR_PICKUP.lat, NEAR_PICKUP.lng], ['STARTED', midpoint.lat, midpoint.lng], ['STARTED', drop.lat, drop.lng], ['REACHED', drop.lat, drop.lng]]);
     const route = await offlineMaps().route(tracked);
     const finalFare = fareFor(sedan, { distance: route?.distanceKm ?? 0, duration: reached.total_trip_time });
     expect(reached).toMatchObject({ trip_cost: finalFare.grandTotal, driver_share: finalFare.totalCost, convenience_fees: finalFare.convenience_fees });

@@ -1,7 +1,8 @@
-import { greatCircleKm, trackedRoutePlan, type LatLng } from '@rideway/domain';
+import { greatCircleKm, isPlausibleMove, trackedRoutePlan, type LatLng } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { bookings, tracking, users } from '../../db/schema';
+import { lastTrackingPoint } from '../presence/service';
 import { getSettings } from '../settings/service';
 
 /**
@@ -15,6 +16,17 @@ export async function newestPosition(ctx: AppContext, driver: string): Promise<L
   if (live) return { lat: live.lat, lng: live.lng };
   const stored = (await ctx.db.select({ lat: users.locationLat, lng: users.locationLng }).from(users).where(eq(users.id, driver)))[0];
   return stored?.lat != null && stored.lng != null ? { lat: stored.lat, lng: stored.lng } : undefined;
+}
+
+/**
+ * Fare integrity: the position a trip is reached at, if a car could have got there from the trip's
+ * last tracking point since (MAX_TRACKING_SPEED_KMH); else that last point, where the car
+ * demonstrably was (decisions.md).
+ */
+export async function plausibleReachPosition(ctx: AppContext, bookingId: string, position: LatLng | undefined): Promise<LatLng | undefined> {
+  const last = await lastTrackingPoint(ctx.db, bookingId);
+  if (!position || isPlausibleMove(last, { ...position, at: ctx.now() })) return position;
+  return last ? { lat: last.lat, lng: last.lng } : undefined;
 }
 
 /** The route a taxi trip was driven along, and the address where it ended. */

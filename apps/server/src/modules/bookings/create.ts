@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingRequest } from '@rideway/contract';
 import { bookingOtp, bookingReference, fromMinor, initialBookingStatus, isBookLaterLeadMet, promoDiscount, toMinor, validateDeliveryDetails } from '@rideway/domain';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
-import { bookings, promos, promoUses } from '../../db/schema';
+import { bookings, promos, promoUses, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError, unwrap } from '../../http/app-error';
 import { availableDriversNear, beginDispatch } from '../dispatch/service';
@@ -37,6 +37,26 @@ async function applyPromo(tx: Tx, name: string, riderUid: string, bookingId: str
   return { discount, details: { promo_name: promo.promoName, promo_discount_type: promo.promoDiscountType, promo_discount_value: fromMinor(promo.promoDiscountValueHundredths) } };
 }
 
+/** Book later (decisions.md): a trip date at most this far ahead. */
+export const BOOK_LATER_MAX_AHEAD_MS = 30 * 24 * 3600_000;
+/** Book later (decisions.md): at most this many of a rider's later bookings open (waiting for a driver) at once. */
+export const MAX_OPEN_BOOK_LATER = 5;
+/** The statuses in which a later booking still waits for a driver. */
+const OPEN_BOOK_LATER_STATUSES = ['NEW', 'PAYMENT_PENDING'];
+
+/**
+ * Refuses a later booking past the rider's limit. The rider's row is locked first, so parallel
+ * requests of one rider are counted one after the other.
+ */
+async function checkOpenBookLater(tx: Tx, riderUid: string): Promise<void> {
+  await tx.select({ id: users.id }).from(users).where(eq(users.id, riderUid)).for('update');
+  const open = await tx
+    .select({ count: sql<number>`count(*)::int` })
+    .from(bookings)
+    .where(and(eq(bookings.customer, riderUid), eq(bookings.bookLater, true), inArray(bookings.status, OPEN_BOOK_LATER_STATUSES)));
+  if ((open[0]?.count ?? 0) >= MAX_OPEN_BOOK_LATER) throw new AppError('book_later_limit');
+}
+
 /** The rider booked for: the caller, or the rider an admin books for (admin form; select_proper). */
 async function customerOf(ctx: AppContext, actor: Actor, request: BookingRequest): Promise<UserRow> {
   const customer = actor.usertype !== 'admin' ? actor.user : request.customer === undefined ? undefined : await findUser(ctx.db, request.customer);
@@ -54,6 +74,7 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
   // Section 5's order past the request's shape: the admin form's rider, the date ahead, the delivery details.
   if (actor.usertype === 'admin' && request.customer === undefined) throw new AppError('select_proper', 'customer');
   if (request.bookLater && !isBookLaterLeadMet(request.tripdate ?? 0, now)) throw new AppError('past_booking_error', 'tripdate');
+  if (request.bookLater && (request.tripdate ?? 0) > now + BOOK_LATER_MAX_AHEAD_MS) throw new AppError('book_later_too_far', 'tripdate');
   const delivery = settings.appcat === 'delivery' ? unwrap(validateDeliveryDetails(request)) : undefined;
   const customer = await customerOf(ctx, actor, request);
   const estimate = await estimateTrip(ctx, request, settings);
@@ -65,6 +86,7 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
   if (!request.bookLater && nearest.length === 0) throw new AppError('no_driver_found_alert_messege');
 
   return ctx.db.transaction(async (tx) => {
+    if (request.bookLater) await checkOpenBookLater(tx, customer.id);
     const id = randomUUID();
     const tripCost = toMinor(estimate.grandTotal);
     const fees = toMinor(estimate.convenience_fees);

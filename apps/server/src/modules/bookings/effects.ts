@@ -1,5 +1,6 @@
 import {
   appendRating,
+  boundedFareMinor,
   cancellationCharge,
   fareForMinor,
   fromMinor,
@@ -32,17 +33,21 @@ export const trackingPoint = (position: LatLng | undefined): StepEffect => async
 };
 
 /**
- * REACHED in taxi mode: the fare is recomputed over the route driven and the time driven, the
- * discount kept but never above it, and the drop is where the trip ended (section 4).
+ * REACHED in taxi mode: the fare is recomputed over the route driven and the time driven, bounded
+ * by the estimate plus `fareMarginPercent` (decisions.md, fare integrity), the discount kept but
+ * never above it, and the drop is where the trip ended (section 4).
  */
 export const reachFare = (driven: RouteDriven | undefined): StepEffect => async (tx, { booking, plan, settings }) => {
   if (!driven || settings.appcat !== 'taxi') return undefined;
   const carType = (await tx.select().from(carTypes).where(eq(carTypes.name, booking.carType)).limit(1))[0];
   if (!carType) return undefined;
   const distance = Math.round(kmInUnit(driven.km, settings.convert_to_mile) * 1000) / 1000;
-  const fare = fareForMinor(toApiCarType(carType), { distance, duration: plan.set.total_trip_time ?? booking.totalTripTime ?? booking.estimateTime });
+  const drivenFare = fareForMinor(toApiCarType(carType), { distance, duration: plan.set.total_trip_time ?? booking.totalTripTime ?? booking.estimateTime });
+  // Fare integrity: never above the estimate plus the settings' margin; the cap is recorded.
+  const fare = boundedFareMinor(drivenFare, booking.estimateMinor, settings.fareMarginPercent);
   const discount = Math.min(booking.discountMinor, fare.grandTotal);
   return {
+    uncappedFareMinor: fare.uncapped,
     distance,
     tripCostMinor: fare.grandTotal,
     convenienceFeesMinor: fare.convenience_fees,

@@ -9,7 +9,7 @@ import { AppError } from '../../http/app-error';
 import type { BookingRow } from '../dispatch/booking-view';
 import { beginDispatch } from '../dispatch/service';
 import { findUser } from '../users/accounts';
-import { newestPosition, routeDriven } from './before-step';
+import { newestPosition, plausibleReachPosition, routeDriven } from './before-step';
 import { cancelCharge, rateDriver, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
 import { commitStep, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
 
@@ -37,20 +37,23 @@ export async function startBooking(ctx: AppContext, { actor, bookingId, otp }: S
 
 /** The drop is reached: a tracking point, the taxi fare over the route driven, the drop saved for the rider. */
 export async function reachBooking(ctx: AppContext, { actor, bookingId }: StepRequest) {
-  const position = await newestPosition(ctx, actor.uid);
+  const position = await plausibleReachPosition(ctx, bookingId, await newestPosition(ctx, actor.uid));
   const driven = await routeDriven(ctx, bookingId, actor.uid, position);
   return commitStep(ctx, { actor, bookingId, action: { type: 'reach' }, effects: [trackingPoint(position), reachFare(driven), saveDrop] });
 }
 
 /**
  * Pay. The rider pays by wallet; the driver closes a cash, wallet or prepaid trip, or hands a card
- * trip over to the rider's payment (PENDING). A rider's card payment is confirmed by the payment
+ * trip over to the rider's payment (PENDING). A wallet payment above the booked estimate is the
+ * rider's to make (decisions.md, fare integrity). A rider's card payment is confirmed by the payment
  * provider (`payByCardWithin`), never here.
  */
 export async function payBooking(ctx: AppContext, { actor, bookingId, payment_mode }: StepRequest & { payment_mode: PaymentMode }) {
   if (actor.usertype === 'rider' && payment_mode === 'card') throw new AppError('payment_mode_invalid', 'payment_mode');
   const action = (_tx: Tx, booking: BookingRow): BookingAction => {
     const handsOver = actor.usertype === 'driver' && !booking.prepaid && booking.paymentMode === 'card' && payment_mode === 'card';
+    // Fare integrity: wallet money above the booked estimate is taken only by the rider's own Pay.
+    if (actor.usertype === 'driver' && !booking.prepaid && payment_mode === 'wallet' && booking.tripCostMinor > booking.estimateMinor) throw new AppError('wallet_payment_needs_rider', 'payment_mode');
     return handsOver ? { type: 'awaitPayment' } : { type: 'pay', payment_mode };
   };
   return commitStep(ctx, { actor, bookingId, action, effects: [settlement, walletPaidAhead], afterWrite: searchWhenPaidAhead(ctx) });

@@ -1,7 +1,7 @@
 import type { Tx } from '../../db/client';
 import { emit } from '../../realtime/events';
 import { enqueue } from '../outbox/service';
-import { publicBookingView, type BookingRow } from './booking-view';
+import { partyBookingView, publicBookingView, type BookingRow } from './booking-view';
 
 /** Who follows a booking live: its rider, its driver, the drivers it is offered to, its fleet admin and admins. */
 const bookingAudience = (row: BookingRow) => ({
@@ -10,12 +10,19 @@ const bookingAudience = (row: BookingRow) => ({
   admins: true,
 });
 
+/**
+ * The live view every follower receives (one audience per topic: the subscription layer drops a
+ * follower an event does not admit). The rider's contact is in it only once a driver accepted and
+ * no other driver is still offered the trip (decisions.md).
+ */
+const liveView = (row: BookingRow) => (Object.keys(row.requestedDrivers).every((uid) => uid === row.driver) ? partyBookingView(row) : publicBookingView(row));
+
 /** The booking's change for everyone following it, and the offers it makes or withdraws. */
 export async function announceBooking(tx: Tx, before: BookingRow | undefined, after: BookingRow, now: number, appName: string): Promise<void> {
   const was = Object.keys(before?.requestedDrivers ?? {});
   const is = new Set(Object.keys(after.requestedDrivers));
   const withdrawn = was.filter((uid) => !is.has(uid) && uid !== after.driver);
-  await emit(tx, `booking:${after.id}`, 'booking', publicBookingView(after), now, bookingAudience(after));
+  await emit(tx, `booking:${after.id}`, 'booking', liveView(after), now, bookingAudience(after));
   for (const uid of withdrawn) await emit(tx, `user:${uid}`, 'offer_withdrawn', { bookingId: after.id }, now);
   for (const uid of is) {
     if (was.includes(uid)) continue;

@@ -37,21 +37,32 @@ function paymentPacketOf(row: BookingRow): PaymentPacket | null {
 }
 
 /**
- * The booking for one viewer, money in major units. The trip OTP is the rider's to tell the
+ * The rider's email and phone are for the rider, admins, and the driver who accepted the trip (and
+ * that driver's fleet admin): a driver only offered the trip does not see them (decisions.md).
+ */
+function seesRiderContact(row: BookingRow, viewer: { uid: string; usertype: UserType }): boolean {
+  if (viewer.usertype === 'admin' || viewer.uid === row.customer) return true;
+  if (row.driver === null) return false;
+  return viewer.uid === row.driver || (viewer.usertype === 'fleetadmin' && viewer.uid === row.fleetadmin);
+}
+
+/**
+ * Push tokens are shown only to their owner. The booking for one viewer, money in major units. The trip OTP is the rider's to tell the
  * driver, so only the rider and admins see it; only admins see whom it is offered to.
  */
 export function bookingView(row: BookingRow, viewer: { uid: string; usertype: UserType }): Booking {
   const seesOtp = viewer.usertype === 'admin' || viewer.uid === row.customer;
+  const seesContact = seesRiderContact(row, viewer);
   return {
     id: row.id,
     booking_id: row.reference,
     carType: row.carType,
     carImage: row.carImage,
     customer: row.customer,
-    customer_email: row.customerEmail,
+    customer_email: seesContact ? row.customerEmail : '',
     customer_name: row.customerName,
-    customer_contact: row.customerContact,
-    customer_token: row.customerToken,
+    customer_contact: seesContact ? row.customerContact : '',
+    customer_token: viewer.uid === row.customer ? row.customerToken : null,
     customer_image: row.customerImage,
     pickup: row.pickup,
     drop: row.drop,
@@ -78,7 +89,7 @@ export function bookingView(row: BookingRow, viewer: { uid: string; usertype: Us
     driver_name: row.driverName,
     driver_image: row.driverImage,
     driver_contact: row.driverContact,
-    driver_token: row.driverToken,
+    driver_token: row.driver !== null && viewer.uid === row.driver ? row.driverToken : null,
     vehicle_number: row.vehicleNumber,
     driverRating: row.driverRating,
     fleetadmin: row.fleetadmin,
@@ -105,12 +116,22 @@ export function bookingView(row: BookingRow, viewer: { uid: string; usertype: Us
     deliver_image: row.deliverImage,
     requestedDrivers: viewer.usertype === 'admin' ? row.requestedDrivers : {},
     cancellationCharge: fromMinor(row.cancellationChargeMinor),
+    fareCapped: row.uncappedFareMinor !== null,
+    uncappedFare: row.uncappedFareMinor === null ? null : fromMinor(row.uncappedFareMinor),
     ...((row.delivery ?? {}) as DeliveryFields),
   };
 }
 
 /**
  * The booking as live events carry it: one view for every follower, so it is serialized once.
- * It holds neither the trip OTP nor the offers; the rider and admins read those by GET.
+ * It holds neither the trip OTP, the offers nor any push token; the rider and admins read those
+ * by GET. The rider's contact is in it only for the trip's parties (`partyBookingView`), never in
+ * what the drivers offered the trip receive.
  */
 export const publicBookingView = (row: BookingRow): Booking => bookingView(row, { uid: '', usertype: 'driver' });
+
+/** The live view for the trip's parties (rider, accepting driver, its fleet admin, admins): the rider's contact once accepted. */
+export function partyBookingView(row: BookingRow): Booking {
+  const view = publicBookingView(row);
+  return row.driver === null ? view : { ...view, customer_email: row.customerEmail, customer_contact: row.customerContact };
+}

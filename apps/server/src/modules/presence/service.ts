@@ -1,7 +1,8 @@
 import type { DriverLocation, DriverStatus, LiveDriver } from '@rideway/contract';
-import { and, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
+import { isPlausibleMove } from '@rideway/domain';
+import { and, desc, eq, gte, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { bookings, tracking, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import type { DriverPresence } from '../../providers/geo/port';
@@ -57,9 +58,17 @@ async function recordTripPoint(ctx: AppContext, driver: string, position: { lat:
     await ctx.live.bus.publish({ topics: [`tracking:${trip.id}`], frame: eventFrame(`tracking:${trip.id}`, 'driver', { status: trip.status, ...position }) });
     return;
   }
+  // Fare integrity: a point the car could not have reached from the trip's last one (faster than
+  // MAX_TRACKING_SPEED_KMH) is discarded, neither stored nor sent (decisions.md).
+  if (!isPlausibleMove(await lastTrackingPoint(ctx.db, trip.id), position)) return;
   // The entry and its event are written together, so a follower never sees one without the other.
   await ctx.db.transaction((tx) => addTrackingPoint(tx, { bookingId: trip.id, status: trip.status, ...position }, { uids: [trip.customer, driver], fleetadmin: trip.fleetadmin, admins: true }));
   ctx.live.relay.kick();
+}
+
+/** The newest tracking entry of a trip, if any. */
+export async function lastTrackingPoint(db: Db, bookingId: string): Promise<{ lat: number; lng: number; at: number } | undefined> {
+  return (await db.select({ lat: tracking.lat, lng: tracking.lng, at: tracking.at }).from(tracking).where(eq(tracking.bookingId, bookingId)).orderBy(desc(tracking.at), desc(tracking.id)).limit(1))[0];
 }
 
 /** One tracking entry (section 3: at, status, lat, lng, id) and its live event. */

@@ -14,6 +14,7 @@ export const DEFAULT_SETTINGS: Settings = {
   autoDispatch: true,
   CarHornRepeat: false,
   convert_to_mile: false,
+  fareMarginPercent: 30,
   bank_fields: true,
   driverRadius: DEFAULT_DRIVER_RADIUS,
   license: '',
