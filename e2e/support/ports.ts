@@ -3,3 +3,5 @@ export const PORT = Number(process.env.E2E_PORT ?? 3210);
 export const FACEBOOK_PORT = PORT + 1;
 /** Demo mode (section 6) cannot be left from the API, so it gets a platform of its own. */
 export const DEMO_PORT = PORT + 2;
+/** A platform of its own whose map tiles come from a local tile server (issue 15, point 14). */
+export const TILES_PORT = PORT + 3;

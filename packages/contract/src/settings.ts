@@ -65,6 +65,13 @@ export const PUBLIC_SETTINGS_KEYS = [
   'appcat',
 ] as const satisfies readonly (keyof Settings)[];
 
+/**
+ * The map tiles (a {z}/{x}/{y} URL template and its attribution): from the server's configuration
+ * (MAP_TILE_URL, MAP_TILE_ATTRIBUTION), not stored settings, so the admin cannot edit them.
+ */
+export const mapTilesSchema = z.object({ mapTileUrl: z.string(), mapTileAttribution: z.string() });
+export type MapTiles = z.infer<typeof mapTilesSchema>;
+
 export const publicSettingsSchema = settingsSchema.pick(
   Object.fromEntries(PUBLIC_SETTINGS_KEYS.map((key) => [key, true])) as { [K in (typeof PUBLIC_SETTINGS_KEYS)[number]]: true },
 );

@@ -23,6 +23,8 @@ describe.each(ENGINES)('the admin catalogue on %s (spec sections 2, 3, 5, 6)', (
       expect(open).toMatchObject({ appName: 'Rideway', symbol: '$', code: 'USD' });
       expect(open).not.toHaveProperty('license');
       expect(open).not.toHaveProperty('bonus');
+      // Issue 15: the maps' tiles come from the configuration, as the security policy allows them.
+      expect(open).toMatchObject({ mapTileUrl: t.config.MAP_TILE_URL, mapTileAttribution: t.config.MAP_TILE_ATTRIBUTION });
       const full = (await t.request({ method: 'GET', url: '/api/settings', as: admin })).json().settings;
       expect(full).toHaveProperty('license');
     });

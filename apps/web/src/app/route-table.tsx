@@ -19,6 +19,7 @@ export const routes: RouteObject[] = [
       { path: 'privacy-policy', lazy: async () => ({ Component: (await import('../features/public/PrivacyPolicyPage')).PrivacyPolicyPage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage')).LoginPage }) },
       { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/RegisterPage')).RegisterPage }) },
+      { path: 'reset-password', lazy: async () => ({ Component: (await import('../features/auth/ResetPasswordPage')).ResetPasswordPage }) },
       { path: '*', element: <NotFoundPage /> },
     ],
   },

@@ -1,6 +1,6 @@
 import { validateBonus, validateDriverRadius } from '@rideway/domain';
 import { z } from 'zod';
-import { publicSettingsSchema, settingsSchema } from '../settings';
+import { mapTilesSchema, publicSettingsSchema, settingsSchema } from '../settings';
 import { checkedInput, formNumber } from './form-input';
 
 /** The settings routes (sections 3 and 5). */
@@ -9,7 +9,7 @@ import { checkedInput, formNumber } from './form-input';
  * GET /api/settings: an admin reads every setting, anyone else the public ones. The service
  * hands out the view the caller may see; each is serialized by its own schema.
  */
-export const settingsResponse = z.object({ settings: z.union([settingsSchema, publicSettingsSchema]) });
+export const settingsResponse = z.object({ settings: z.union([settingsSchema.extend(mapTilesSchema.shape), publicSettingsSchema.extend(mapTilesSchema.shape)]) });
 
 /**
  * PATCH /api/settings: the settings to change, each typed; an unknown setting is refused.

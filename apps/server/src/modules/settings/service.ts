@@ -1,4 +1,4 @@
-import { publicSettingsSchema, settingsSchema, type PublicSettings, type Settings, type SettingsUpdate } from '@rideway/contract';
+import { publicSettingsSchema, settingsSchema, type MapTiles, type PublicSettings, type Settings, type SettingsUpdate } from '@rideway/contract';
 import { isBlockedInDemoMode, type CriticalEdit, type UserType } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -22,9 +22,10 @@ export async function assertNotDemoMode(db: Db | Tx, edit: CriticalEdit): Promis
 }
 
 /** GET /api/settings: admins read every setting, everyone else the public ones (their schema keeps only those). */
-export async function readSettings(ctx: AppContext, usertype: UserType | null): Promise<Settings | PublicSettings> {
+export async function readSettings(ctx: AppContext, usertype: UserType | null): Promise<(Settings | PublicSettings) & MapTiles> {
   const all = await getSettings(ctx.db);
-  return usertype === 'admin' ? all : publicSettingsSchema.parse(all);
+  const tiles: MapTiles = { mapTileUrl: ctx.config.MAP_TILE_URL, mapTileAttribution: ctx.config.MAP_TILE_ATTRIBUTION };
+  return { ...(usertype === 'admin' ? all : publicSettingsSchema.parse(all)), ...tiles };
 }
 
 /** Section 5 settings save, on a checked update: refused in demo mode (demo_mode). */

@@ -40,7 +40,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<{ settings: Settings }>('/api/settings', { method: 'PATCH', body }),
     onSuccess: ({ settings: saved }) => {
-      queryClient.setQueryData(SETTINGS, saved);
+      // The saved settings, over what the server adds from its configuration (the map tiles).
+      queryClient.setQueryData(SETTINGS, (before: object | undefined) => ({ ...before, ...saved }));
       setDraft(draftOf(saved));
       setAlert(t('updated'));
     },

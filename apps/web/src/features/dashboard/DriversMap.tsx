@@ -4,7 +4,7 @@ import { Box } from '@mui/material';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
 import type { LiveDriver } from '../../api/dashboard';
-import { MAP_TILES, TILE_ATTRIBUTION } from '../../utils/map-tiles';
+import { useMapTiles } from '../../utils/map-tiles';
 
 const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -26,11 +26,15 @@ export default function DriversMap({ centre, drivers, label }: { centre: LatLng;
   const map = useRef<L.Map | null>(null);
   const markers = useRef(new Map<string, L.Marker>());
 
+  const tiles = useMapTiles();
+  const tileUrl = tiles?.url;
+  const tileAttribution = tiles?.attribution;
+
   const { lat, lng } = centre;
   useEffect(() => {
     if (!element.current) return undefined;
     const created = L.map(element.current).setView([lat, lng], DASHBOARD_MAP_ZOOM);
-    L.tileLayer(MAP_TILES, { maxZoom: 19, attribution: TILE_ATTRIBUTION }).addTo(created);
+    if (tileUrl) L.tileLayer(tileUrl, { maxZoom: 19, attribution: tileAttribution }).addTo(created);
     map.current = created;
     const placed = markers.current;
     return () => {
@@ -38,7 +42,7 @@ export default function DriversMap({ centre, drivers, label }: { centre: LatLng;
       map.current = null;
       created.remove();
     };
-  }, [lat, lng]);
+  }, [lat, lng, tileUrl, tileAttribution]);
 
   useEffect(() => {
     const current = map.current;

@@ -3,7 +3,7 @@ import type { LatLng } from '@rideway/domain';
 import { Box } from '@mui/material';
 import L from 'leaflet';
 import { useEffect, useRef } from 'react';
-import { MAP_TILES, TILE_ATTRIBUTION } from '../../utils/map-tiles';
+import { useMapTiles } from '../../utils/map-tiles';
 
 
 export type TripMapProps = { pickup: LatLng; drop: LatLng; driver: LatLng | null; route: LatLng[]; labels: { pickup: string; drop: string; driver: string } };
@@ -28,6 +28,9 @@ export default function TripMap({ pickup, drop, driver, route, labels }: TripMap
   });
 
   // The map is built once per trip; a booking update brings new objects with the same places.
+  const tiles = useMapTiles();
+  const tileUrl = tiles?.url;
+  const tileAttribution = tiles?.attribution;
   const { lat: pickupLat, lng: pickupLng } = pickup;
   const { lat: dropLat, lng: dropLng } = drop;
   useEffect(() => {
@@ -35,7 +38,7 @@ export default function TripMap({ pickup, drop, driver, route, labels }: TripMap
     const pickup = { lat: pickupLat, lng: pickupLng };
     const drop = { lat: dropLat, lng: dropLng };
     const map = L.map(element.current, { scrollWheelZoom: false });
-    L.tileLayer(MAP_TILES, { maxZoom: 19, attribution: TILE_ATTRIBUTION }).addTo(map);
+    if (tileUrl) L.tileLayer(tileUrl, { maxZoom: 19, attribution: tileAttribution }).addTo(map);
     L.circleMarker(point(pickup), { radius: 9, color: '#1b5e20', fillOpacity: 0.9 }).bindTooltip(labels.pickup).addTo(map);
     L.circleMarker(point(drop), { radius: 9, color: '#c62828', fillOpacity: 0.9 }).bindTooltip(labels.drop).addTo(map);
     const path = L.polyline([], { color: '#1565c0', weight: 5 }).addTo(map);
@@ -47,7 +50,7 @@ export default function TripMap({ pickup, drop, driver, route, labels }: TripMap
       layers.current = null;
       map.remove();
     };
-  }, [pickupLat, pickupLng, dropLat, dropLng, labels.pickup, labels.drop, labels.driver]);
+  }, [pickupLat, pickupLng, dropLat, dropLng, labels.pickup, labels.drop, labels.driver, tileUrl, tileAttribution]);
 
   useEffect(() => {
     if (layers.current) showLive(layers.current, driver, route);
