@@ -1,4 +1,4 @@
-import type { Booking, BookingRequest, ChatMessage, Estimate, TrackingEntry } from '@rideway/contract';
+import type { Booking, BookingRequest, ChatMessage, Estimate, PaymentForm, TrackingEntry } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -44,8 +44,7 @@ export function useBookingAction() {
   });
 }
 
-/** The form a card payment posts to the provider (section 4's hidden fields). */
-export type PaymentForm = { redirect: string; method: 'POST'; fields: Record<string, string> };
+export type { PaymentForm } from '@rideway/contract';
 
 export const requestPaymentForm = (id: string) => api<PaymentForm>(`/api/bookings/${id}/pay`, { method: 'POST', body: { payment_mode: 'card' } });
 

@@ -1,7 +1,8 @@
+import type { PlaceSuggestion } from '@rideway/contract';
 import type { Place } from '@rideway/domain';
 import { api } from './client';
 
-export type PlaceSuggestion = { place_id: string; description: string };
+export type { PlaceSuggestion } from '@rideway/contract';
 
 /** Section 7's place search through the server's maps port. */
 export async function searchPlaces(searchKeyword: string, signal?: AbortSignal): Promise<PlaceSuggestion[]> {

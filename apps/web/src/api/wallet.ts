@@ -1,4 +1,4 @@
-import type { WalletHistoryEntry, Withdraw } from '@rideway/contract';
+import type { WalletHistoryEntry, Withdraw, WithdrawRequest } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
@@ -15,7 +15,7 @@ export function useWithdraws() {
   return useQuery({ queryKey: WITHDRAWS, queryFn: async () => (await api<{ withdraws: Withdraw[] }>('/api/withdraws')).withdraws });
 }
 
-export type WithdrawRequest = { amount: number; bankName?: string; bankCode?: string; bankAccount?: string };
+export type { WithdrawRequest } from '@rideway/contract';
 
 /** A withdraw request: the amount leaves the wallet at once and waits for an admin to pay it out. */
 export function useRequestWithdraw() {

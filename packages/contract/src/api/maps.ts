@@ -69,7 +69,8 @@ export type MultiLocTimeRequest = z.output<typeof multiLocTimeRequestSchema>;
 export type AutocompleteRequest = z.output<typeof autocompleteRequestSchema>;
 export type CoordsRequest = z.output<typeof coordsRequestSchema>;
 
-const placeSuggestionSchema = z.object({ place_id: z.string(), description: z.string() });
+export const placeSuggestionSchema = z.object({ place_id: z.string(), description: z.string() });
+export type PlaceSuggestion = z.infer<typeof placeSuggestionSchema>;
 
 export const addressResponse = z.object({ address: z.string() });
 export const driveTimeResponse = z.object({
