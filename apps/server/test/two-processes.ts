@@ -38,20 +38,25 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
         }),
       );
     }
+    // A loaded CI machine starts two tsx processes (and migrates) slowly: wait up to two minutes,
+    // but fail at once if a process exits.
+    const exited = servers.map((server) => new Promise<number | null>((resolve) => server.once('exit', resolve)));
     for (const index of [0, 1] as const) {
       for (let i = 0; ; i += 1) {
         const healthy = await fetch(`${base(index)}/api/health`).then((r) => r.ok).catch(() => false);
         if (healthy) break;
-        if (i > 300) throw new Error('server did not start');
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        const code = await Promise.race([exited[index], new Promise<'running'>((resolve) => setTimeout(() => { resolve('running'); }, 100))]);
+        if (code !== 'running') throw new Error(`server ${String(index)} exited with ${String(code)}`);
+        if (i > 1200) throw new Error('server did not start');
       }
     }
     return created.url;
   };
 
   const stop = async () => {
-    for (const server of servers) server.kill('SIGTERM');
-    await Promise.all(servers.map((server) => new Promise((resolve) => server.once('exit', resolve))));
+    const running = servers.filter((server) => server.exitCode === null && server.signalCode === null);
+    for (const server of running) server.kill('SIGTERM');
+    await Promise.all(running.map((server) => new Promise((resolve) => server.once('exit', resolve))));
     await dropDatabase();
   };
 

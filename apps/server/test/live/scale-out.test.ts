@@ -21,7 +21,7 @@ describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL
 
   beforeAll(async () => {
     await processes.start();
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     for (const client of clients) await client.close();

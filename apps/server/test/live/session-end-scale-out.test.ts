@@ -38,7 +38,7 @@ describe.skipIf(!serverUrl || !redisUrl)('a logout on one server process closes 
 
   beforeAll(async () => {
     await processes.start();
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     for (const socket of sockets) socket.terminate();
