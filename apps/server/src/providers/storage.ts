@@ -29,6 +29,20 @@ export function normaliseFileKey(path: string): FileKey | undefined {
   return parseFileKey(segments.join('/'));
 }
 
+/** Where a stored file is served: the URL a row keeps for it. */
+const FILES_URL_PREFIX = '/api/files/';
+export const fileUrl = (key: string): string => `${FILES_URL_PREFIX}${key}`;
+
+/** The stored file a kept URL names, if it names one (an image given as an outside URL names none). */
+export const storedFileOf = (url: string | null | undefined): FileKey | undefined =>
+  url?.startsWith(FILES_URL_PREFIX) ? normaliseFileKey(url.slice(FILES_URL_PREFIX.length)) : undefined;
+
+/** Deletes the stored file a replaced or removed row's URL named; a failure leaves an orphan, never an error. */
+export async function deleteStoredFileOf(storage: FileStorage, url: string | null | undefined): Promise<void> {
+  const file = storedFileOf(url);
+  if (file) await storage.delete(file.key).catch(() => undefined);
+}
+
 /** The file storage port: uploaded images (licences, profile and trip photos). */
 export type FileStorage = {
   /** Stores the bytes under a folder and returns the stored file's key. */

@@ -5,7 +5,7 @@ import { asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { carTypes } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { decodeImageDataUrl } from '../../providers/storage';
+import { decodeImageDataUrl, deleteStoredFileOf, fileUrl, withStoredFile } from '../../providers/storage';
 import { assertNotDemoMode } from '../settings/service';
 
 type CarTypeRow = typeof carTypes.$inferSelect;
@@ -31,14 +31,18 @@ export function toApiCarType(row: CarTypeRow): CarType {
 
 const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
 
-async function storedImage(ctx: AppContext, image: string | undefined): Promise<string | undefined> {
+/**
+ * Runs the write with the car type's image URL. A data URL is checked first and its bytes are
+ * stored only around the write, so a refused or failed write leaves no file; a URL is kept as given.
+ */
+async function withImage<T>(ctx: AppContext, image: string | undefined, write: (url: string | undefined) => Promise<T>): Promise<T> {
   if (image === undefined || !image.startsWith('data:')) {
     if (image !== undefined && image.length > 2000) throw new AppError('validation_error', 'image');
-    return image;
+    return write(image);
   }
   const decoded = decodeImageDataUrl(image, MAX_IMAGE_BYTES);
   if (!decoded) throw new AppError('validation_error', 'image');
-  return `/api/files/${await ctx.storage.put('cartypes', decoded.bytes, decoded.extension)}`;
+  return withStoredFile(ctx.storage, { folder: 'cartypes', ...decoded }, (key) => write(fileUrl(key)));
 }
 
 function toColumns(input: CarTypeUpdate): Partial<typeof carTypes.$inferInsert> {
@@ -75,42 +79,52 @@ export async function createCarType(ctx: AppContext, body: CarTypeCreate): Promi
   const columns = toColumns(body);
   assertFeeInRange(body.convenience_fee_type, columns.convenienceFeesHundredths ?? 0);
   await assertNameFree(ctx, body.name);
-  const rows = await ctx.db
-    .insert(carTypes)
-    .values({
-      id: randomUUID(),
-      createdAt: ctx.now(),
-      image: (await storedImage(ctx, body.image)) ?? '',
-      name: body.name,
-      baseFareMinor: toMinor(body.base_fare),
-      ratePerUnitDistanceMinor: toMinor(body.rate_per_unit_distance),
-      ratePerHourMinor: toMinor(body.rate_per_hour),
-      minFareMinor: toMinor(body.min_fare),
-      convenienceFeesHundredths: toMinor(body.convenience_fees),
-      convenienceFeeType: body.convenience_fee_type,
-      ...columns,
-    })
-    .returning();
+  const rows = await withImage(ctx, body.image, (image) =>
+    ctx.db
+      .insert(carTypes)
+      .values({
+        id: randomUUID(),
+        createdAt: ctx.now(),
+        image: image ?? '',
+        name: body.name,
+        baseFareMinor: toMinor(body.base_fare),
+        ratePerUnitDistanceMinor: toMinor(body.rate_per_unit_distance),
+        ratePerHourMinor: toMinor(body.rate_per_hour),
+        minFareMinor: toMinor(body.min_fare),
+        convenienceFeesHundredths: toMinor(body.convenience_fees),
+        convenienceFeeType: body.convenience_fee_type,
+        ...columns,
+      })
+      .returning(),
+  );
   return toApiCarType(rows[0] as CarTypeRow);
 }
 
 export async function updateCarType(ctx: AppContext, id: string, body: CarTypeUpdate): Promise<CarType> {
   await assertNotDemoMode(ctx.db, 'cartype:update');
   const columns = toColumns(body);
-  const image = await storedImage(ctx, body.image);
-  if (image !== undefined) columns.image = image;
   await assertNameFree(ctx, body.name, id);
-  return ctx.db.transaction(async (tx) => {
-    const current = (await tx.select().from(carTypes).where(eq(carTypes.id, id)).for('update'))[0];
-    if (!current) throw new AppError('not_found');
-    assertFeeInRange(columns.convenienceFeeType ?? current.convenienceFeeType, columns.convenienceFeesHundredths ?? current.convenienceFeesHundredths);
-    const rows = Object.keys(columns).length ? await tx.update(carTypes).set(columns).where(eq(carTypes.id, id)).returning() : [current];
-    return toApiCarType(rows[0] as CarTypeRow);
-  });
+  // Checked on a read before the image is stored, and again on the locked row.
+  const existing = (await ctx.db.select().from(carTypes).where(eq(carTypes.id, id)).limit(1))[0];
+  if (!existing) throw new AppError('not_found');
+  assertFeeInRange(columns.convenienceFeeType ?? existing.convenienceFeeType, columns.convenienceFeesHundredths ?? existing.convenienceFeesHundredths);
+  const { before, after } = await withImage(ctx, body.image, (image) =>
+    ctx.db.transaction(async (tx) => {
+      const current = (await tx.select().from(carTypes).where(eq(carTypes.id, id)).for('update'))[0];
+      if (!current) throw new AppError('not_found');
+      if (image !== undefined) columns.image = image;
+      assertFeeInRange(columns.convenienceFeeType ?? current.convenienceFeeType, columns.convenienceFeesHundredths ?? current.convenienceFeesHundredths);
+      const rows = Object.keys(columns).length ? await tx.update(carTypes).set(columns).where(eq(carTypes.id, id)).returning() : [current];
+      return { before: current, after: rows[0] as CarTypeRow };
+    }),
+  );
+  if (before.image !== after.image) await deleteStoredFileOf(ctx.storage, before.image);
+  return toApiCarType(after);
 }
 
 export async function deleteCarType(ctx: AppContext, id: string): Promise<void> {
   await assertNotDemoMode(ctx.db, 'cartype:delete');
-  const rows = await ctx.db.delete(carTypes).where(eq(carTypes.id, id)).returning({ id: carTypes.id });
-  if (rows.length === 0) throw new AppError('not_found');
+  const rows = await ctx.db.delete(carTypes).where(eq(carTypes.id, id)).returning({ image: carTypes.image });
+  if (!rows[0]) throw new AppError('not_found');
+  await deleteStoredFileOf(ctx.storage, rows[0].image);
 }
