@@ -15,7 +15,7 @@ class FakeSocket {
   readonly sent: LiveClientMessage[] = [];
   onopen: (() => void) | null = null;
   onmessage: ((message: { data: string }) => void) | null = null;
-  onclose: (() => void) | null = null;
+  onclose: ((event: { code: number }) => void) | null = null;
 
   constructor(readonly url: string) {
     FakeSocket.opened.push(this);
@@ -40,9 +40,10 @@ class FakeSocket {
     act(() => { this.onmessage?.({ data: JSON.stringify(message) }); });
   }
 
-  drop(): void {
+  /** Closes from the server's side: 1006 is a dropped connection, 4401 an ended session. */
+  drop(code = 1006): void {
     this.readyState = FakeSocket.CLOSED;
-    act(() => { this.onclose?.(); });
+    act(() => { this.onclose?.({ code }); });
   }
 }
 
@@ -189,6 +190,24 @@ describe('the live client (docs/realtime.md)', () => {
     socket.drop();
     act(() => { vi.advanceTimersByTime(60_000); });
     expect(FakeSocket.opened).toHaveLength(1);
+  });
+
+  it('does not reconnect a socket whose session ended (4401), and tells the app to sign out', async () => {
+    const { useLiveTopic } = await follow();
+    const { onLiveSessionEnded } = await import('./live');
+    const ended = vi.fn();
+    const stop = onLiveSessionEnded(ended);
+    newest().accept();
+    newest().drop(4401);
+    act(() => { vi.advanceTimersByTime(60_000); });
+    expect(FakeSocket.opened).toHaveLength(1);
+    expect(ended).toHaveBeenCalledTimes(1);
+    // Signed in again, the next screen that follows a topic opens a new socket.
+    renderHook(() => { useLiveTopic('drivers:live', () => undefined); });
+    expect(FakeSocket.opened).toHaveLength(2);
+    stop();
+    newest().drop(4401);
+    expect(ended).toHaveBeenCalledTimes(1);
   });
 
   it('cancels a pending reconnect when the last screen leaves', async () => {

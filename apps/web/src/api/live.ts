@@ -6,6 +6,8 @@ export type LiveEvent = LiveEventMessage;
 type Listener = (event: LiveEvent) => void;
 
 const RETRY_MS = [500, 1000, 2000, 5000, 10_000];
+/** The server closes a socket whose session ended with this code (apps/server/src/realtime/session-end.ts). */
+const SESSION_ENDED_CLOSE_CODE = 4401;
 
 /**
  * One WebSocket per tab, shared by every screen that follows a topic. Each topic keeps the
@@ -18,6 +20,7 @@ class LiveConnection {
   private readonly cursors = new Map<string, number>();
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly sessionEndedListeners = new Set<() => void>();
 
   follow(topic: string, listener: Listener): () => void {
     let set = this.listeners.get(topic);
@@ -52,9 +55,16 @@ class LiveConnection {
       for (const topic of this.listeners.keys()) this.send({ type: 'subscribe', topic, ...this.since(topic) });
     };
     socket.onmessage = (message) => { this.receive(JSON.parse(String(message.data)) as LiveServerMessage); };
-    socket.onclose = () => {
+    socket.onclose = (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
+      // A signed-out session (logout elsewhere, a password reset) would be refused again: no
+      // retry; the app signs out, and the next screen that follows a topic opens a new socket.
+      if (event.code === SESSION_ENDED_CLOSE_CODE) {
+        this.attempt = 0;
+        for (const listener of this.sessionEndedListeners) listener();
+        return;
+      }
       if (this.listeners.size === 0) return;
       const delay = RETRY_MS[Math.min(this.attempt++, RETRY_MS.length - 1)];
       this.retryTimer = setTimeout(() => {
@@ -84,6 +94,12 @@ class LiveConnection {
 }
 
 const connection = new LiveConnection();
+
+/** Calls back when the server ends the socket's session; returns the unsubscribe. */
+export function onLiveSessionEnded(listener: () => void): () => void {
+  connection.sessionEndedListeners.add(listener);
+  return () => { connection.sessionEndedListeners.delete(listener); };
+}
 
 /** Follows a topic while the component is mounted (null: none); the newest handler gets each event. */
 export function useLiveTopic(topic: string | null, onEvent: Listener): void {

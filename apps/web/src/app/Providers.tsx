@@ -6,6 +6,8 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { prefixer } from 'stylis';
 import rtlPlugin from 'stylis-plugin-rtl';
+import { onLiveSessionEnded } from '../api/live';
+import { ME } from '../api/session';
 import type { Language } from '../i18n/languages';
 import { LanguagesContext } from './languages-context';
 import { makeTheme } from './theme';
@@ -31,6 +33,17 @@ export function Providers({ languages, children }: { languages: Language[]; chil
     document.documentElement.lang = code;
   }, [direction, code]);
   const theme = useMemo(() => makeTheme(direction), [direction]);
+  // The server ended this session (signed out elsewhere, password reset): the app is signed out
+  // too, so the route guards send the user to sign in instead of showing stale data.
+  useEffect(
+    () =>
+      onLiveSessionEnded(() => {
+        // ME stays the same query, so the screens watching it see the sign-out; the rest is dropped.
+        queryClient.setQueryData(ME, null);
+        queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== ME[0] });
+      }),
+    [],
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <LanguagesContext.Provider value={languages}>
