@@ -46,4 +46,16 @@ describe('the offline maps adapter', () => {
     expect(await maps.route([{ lat: 51.5, lng: -0.12 }, { lat: 40.7, lng: -74 }])).toBeUndefined();
     expect(await maps.route([{ lat: 51.5, lng: -0.12 }])).toBeUndefined();
   });
+
+  it('answers a route table of road estimates, one row per origin, none beyond the longest route', async () => {
+    const kingsCross = { lat: 51.5308, lng: -0.1238 };
+    const tower = { lat: 51.5081, lng: -0.0759 };
+    const sydney = { lat: -33.8688, lng: 151.2093 };
+    const table = await maps.table([kingsCross, tower], [tower, sydney]);
+    const km = Math.round(greatCircleKm(kingsCross, tower) * ROAD_FACTOR * 1000) / 1000;
+    expect(table[0]?.[0]).toEqual({ distanceKm: km, durationSeconds: Math.round((km / AVERAGE_SPEED_KMH) * 3600) });
+    expect(table[1]?.[0]).toEqual({ distanceKm: 0, durationSeconds: 0 });
+    expect(table[0]?.[1]).toBeUndefined();
+    expect(table).toHaveLength(2);
+  });
 });

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import polylineCodec from '@googlemaps/polyline-codec';
 import { greatCircleKm, isLatLng, type LatLng } from '@rideway/domain';
 import { DEMO_PLACES } from './demo-places';
-import type { MapsPort, Place } from './port';
+import type { Leg, MapsPort, Place } from './port';
 
 /** Roads are longer than the straight line: a city detour factor. */
 export const ROAD_FACTOR = 1.3;
@@ -74,7 +74,15 @@ function nearest(point: LatLng): GazetteerEntry | undefined {
  * at an average speed, with a straight polyline, and say they are approximate.
  */
 export function offlineMaps(): MapsPort {
+  /** The straight line times the road factor, at the average speed; none beyond the longest route. */
+  const leg = (from: LatLng, to: LatLng): Leg | undefined => {
+    const straightKm = greatCircleKm(from, to);
+    if (straightKm > MAX_ROUTE_KM) return undefined;
+    const distanceKm = Math.round(straightKm * ROAD_FACTOR * 1000) / 1000;
+    return { distanceKm, durationSeconds: Math.round((distanceKm / AVERAGE_SPEED_KMH) * 3600) };
+  };
   return {
+    provider: 'offline',
     autocomplete(query) {
       const coordinates = parseLatLng(query);
       if (coordinates) return Promise.resolve([{ place_id: `latlng:${coordinates.lat},${coordinates.lng}`, description: `${coordinates.lat}, ${coordinates.lng}` }]);
@@ -116,6 +124,9 @@ export function offlineMaps(): MapsPort {
         polylinePoints: polylineCodec.encode(points.map((p) => [p.lat, p.lng])),
         approximate: true,
       });
+    },
+    table(origins, destinations) {
+      return Promise.resolve(origins.map((origin) => destinations.map((destination) => leg(origin, destination))));
     },
   };
 }
