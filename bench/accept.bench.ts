@@ -24,7 +24,8 @@ const RACES = 60;
 const database = await openDatabase({ dataDir: 'memory://' });
 await installLanguages(database.db);
 await saveSettings(database.db, DEFAULT_SETTINGS);
-const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, storage: memoryStorage(), logger: false, background: false });
+// Rate limits off: the load comes from one address and a few users, and the benchmark measures the work, not refusals.
+const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }), db: database.db, storage: memoryStorage(), logger: false, background: false });
 const account = (usertype: 'admin' | 'rider' | 'driver', n: number) =>
   insertAccount(database.db, { firstName: 'Bench', lastName: `${usertype}${String(n)}`, email: `${usertype}${String(n)}@bench.local`, mobile: `7${String(n).padStart(3, '0')}${usertype.length}00000`, usertype, passwordHash: null, loginType: 'email', approved: true, emailVerified: true, createdByAdmin: true, referralSource: 'admin', carType: 'Economy' }, Date.now());
 const admin = await account('admin', 0);

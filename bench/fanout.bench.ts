@@ -46,7 +46,8 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 // The gateway: admins following the live driver map.
 const database = await openDatabase({ dataDir: 'memory://' });
-const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db: database.db, storage: memoryStorage(), logger: false, background: false });
+// Rate limits off: the load comes from one address and a few users, and the benchmark measures the work, not refusals.
+const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }), db: database.db, storage: memoryStorage(), logger: false, background: false });
 await app.listen({ port: 0, host: '127.0.0.1' });
 const admin = await insertAccount(database.db, { firstName: 'Bench', lastName: 'Admin', email: 'admin@bench.local', mobile: '7000000000', usertype: 'admin', passwordHash: null, loginType: 'email', approved: true, emailVerified: true, createdByAdmin: true, referralSource: 'admin' }, Date.now());
 const token = await createSession(database.db, admin.id, Date.now());

@@ -14,6 +14,8 @@ import { registerRouteChecks, type RouteApp } from './http/routing';
 import { registerActorHook } from './http/actor';
 import { sessionCache } from './http/session-cache';
 import { registerNulGuard } from './http/nul-guard';
+import { registerRateLimits } from './http/rate-limiting';
+import { registerIdempotency, spendingKeys } from './http/idempotency';
 import { authRoutes } from './modules/auth/routes';
 import { bookingRoutes, estimateRoutes } from './modules/bookings/routes';
 import { mapsRoutes } from './modules/maps/routes';
@@ -31,7 +33,7 @@ import { settingsRoutes } from './modules/settings/routes';
 import { userRoutes } from './modules/users/routes';
 import { walletRoutes } from './modules/wallet/routes';
 import { withdrawRoutes } from './modules/withdraws/routes';
-import { offlineMaps } from './providers/maps/offline';
+import { mapsFromConfig } from './providers/maps';
 import type { MapsPort } from './providers/maps/port';
 import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
@@ -59,7 +61,7 @@ type AppOptions = {
   config: Config;
   db: Db;
   storage: FileStorage;
-  /** The maps adapter; the offline one by default. */
+  /** The maps adapter; the one MAPS_PROVIDER selects by default. */
   maps?: MapsPort;
   /** Run the timers (job runner, event relay poll, position writes, silent-driver sweep); tests drive them by hand. */
   background?: boolean;
@@ -79,7 +81,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerRouteChecks(app);
 
   const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); } });
-  const ctx: AppContext = { db: options.db, config: options.config, storage: options.storage, maps: options.maps ?? offlineMaps(), now, live };
+  const ctx: AppContext = { db: spendingKeys(options.db), config: options.config, storage: options.storage, maps: options.maps ?? mapsFromConfig(options.config), now, live };
   app.decorate('ctx', ctx);
 
   await app.register(fastifyHelmet, securityHeaders(options.config));
@@ -102,11 +104,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await registerWebSocket(app);
+  await registerRateLimits(app, options.config);
   const sessions = sessionCache();
   ctx.live.bus.onSessionsEnded((ended) => { sessions.dropUser(ended.uid); });
   registerCsrfCheck(app, options.config);
   registerActorHook(app, ctx, sessions);
   registerNulGuard(app);
+  registerIdempotency(app, ctx);
 
   app.setErrorHandler(errorHandler);
   const routes: RouteApp = app.withTypeProvider<ZodTypeProvider>();

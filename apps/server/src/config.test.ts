@@ -24,6 +24,12 @@ describe('configuration', () => {
       MAP_TILE_URL: 'https://tile.openstreetmap.org/{z}/{x}/{y}.png',
       MAP_TILE_ATTRIBUTION: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors',
       PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS: false,
+      MAPS_PROVIDER: 'offline',
+      MAPS_TIMEOUT_MS: 4000,
+      MAPS_CACHE_S: 300,
+      RATE_LIMITS: 'on',
+      RATE_LIMIT_OVERRIDES: {},
+      PAYMENT_TEST_PROVIDER: false,
     });
   });
 
@@ -44,6 +50,28 @@ describe('configuration', () => {
 
   it('treats an empty URL as unset', () => {
     expect(loadConfig({ DATABASE_URL: '', REDIS_URL: ' ' }).DATABASE_URL).toBeUndefined();
+  });
+
+  it('keeps rate limits on unless RATE_LIMITS=off, and reads changes to them', () => {
+    expect(loadConfig({ RATE_LIMITS: 'off' }).RATE_LIMITS).toBe('off');
+    expect(() => loadConfig({ RATE_LIMITS: 'no' })).toThrow(/RATE_LIMITS/);
+    expect(loadConfig({ RATE_LIMIT_OVERRIDES: 'signup.address=5/1h, chat.user=60,open-sockets.user=3' }).RATE_LIMIT_OVERRIDES).toEqual({
+      signup: { address: { max: 5, windowMs: 3_600_000 } },
+      chat: { user: { max: 60, windowMs: 60_000 } },
+      'open-sockets': { user: { max: 3, windowMs: 0 } },
+    });
+    for (const bad of ['signup=5', 'sign-up.address=5', 'signup.user=5', 'chat.user=0', 'chat.user=5/0s', 'open-sockets.user=3/1m', 'chat.user=5/1y']) {
+      expect(() => loadConfig({ RATE_LIMIT_OVERRIDES: bad }), bad).toThrow(/RATE_LIMIT_OVERRIDES/);
+    }
+  });
+
+  it('runs the osm maps provider only with its OSRM and Nominatim servers', () => {
+    expect(() => loadConfig({ MAPS_PROVIDER: 'osm' })).toThrow(/OSRM_URL: required when MAPS_PROVIDER=osm; NOMINATIM_URL: required/);
+    expect(() => loadConfig({ MAPS_PROVIDER: 'osm', OSRM_URL: 'http://127.0.0.1:5000' })).toThrow(/NOMINATIM_URL/);
+    const config = loadConfig({ MAPS_PROVIDER: 'osm', OSRM_URL: 'http://127.0.0.1:5000', NOMINATIM_URL: 'https://nominatim.example/', PHOTON_URL: '', MAPS_TIMEOUT_MS: '2500', MAPS_CACHE_S: '0' });
+    expect(config).toMatchObject({ MAPS_PROVIDER: 'osm', MAPS_TIMEOUT_MS: 2500, MAPS_CACHE_S: 0 });
+    expect(config.PHOTON_URL).toBeUndefined();
+    expect(() => loadConfig({ MAPS_PROVIDER: 'here', OSRM_URL: 'ftp://x', MAPS_TIMEOUT_MS: '0' })).toThrow(/MAPS_PROVIDER.*OSRM_URL.*MAPS_TIMEOUT_MS/);
   });
 
   it('names every bad variable at once', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRateLimitOverrides } from './http/rate-limits';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no'])
@@ -10,6 +11,11 @@ const optionalUrl = (protocols: RegExp) =>
     .trim()
     .transform((value) => (value === '' ? undefined : value))
     .pipe(z.url({ protocol: protocols }).optional());
+
+/** A Google service's address: scheme, host and port only (Google's client libraries take no path). */
+const googleBase = optionalUrl(/^https?$/)
+  .refine((value) => value === undefined || /^https?:\/\/[^/?#]+\/?$/.test(value), 'an http(s) address without a path, e.g. http://127.0.0.1:9000')
+  .optional();
 
 /**
  * Every environment variable the server reads, parsed once. Each has an embedded default, so
@@ -37,6 +43,11 @@ export const configSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Rideway <no-reply@rideway.local>'),
   /** Signs the embedded test payment provider's confirmations; random per start when unset. */
   PAYMENT_SECRET: z.string().min(16).optional(),
+  /**
+   * The embedded test payment provider (no card is charged) without demo data; it is also on in a
+   * database the demo data was seeded into. Never in production: anyone could pay with it.
+   */
+  PAYMENT_TEST_PROVIDER: flag.default(false),
   /** Keys in Redis start with this, so several deployments (or test runs) can share one server. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('rideway'),
   /** A driver who reports no position for this long drops out of availability (0: never). */
@@ -51,6 +62,17 @@ export const configSchema = z.object({
   BOOK_LATER_DISPATCH_AHEAD_S: z.coerce.number().int().min(0).max(86_400).default(600),
   /** Seconds between WebSocket pings; a client that misses one is dropped. */
   WS_HEARTBEAT_S: z.coerce.number().int().min(1).max(600).default(30),
+  /** Rate limits on every write and on the WebSocket (http/rate-limits.ts): off only for load tests and benchmarks; the server warns at start. */
+  RATE_LIMITS: z.enum(['on', 'off']).default('on'),
+  /** Changes to the rate limits: `name.scope=max` or `name.scope=max/window`, comma-separated (README, "Configuration"). */
+  RATE_LIMIT_OVERRIDES: z
+    .string()
+    .default('')
+    .transform((text, context) => {
+      const parsed = parseRateLimitOverrides(text);
+      if (!parsed.ok) context.addIssue({ code: 'custom', message: parsed.problem });
+      return parsed.ok ? parsed.value : {};
+    }),
   /** Web Push (VAPID) keys; generated once and kept in the database when unset. */
   VAPID_PUBLIC_KEY: z.string().min(20).optional(),
   VAPID_PRIVATE_KEY: z.string().min(20).optional(),
@@ -70,7 +92,42 @@ export const configSchema = z.object({
     .default('https://tile.openstreetmap.org/{z}/{x}/{y}.png'),
   /** The tiles' attribution, shown on every map (HTML, as the tile provider words it). */
   MAP_TILE_ATTRIBUTION: z.string().min(1).max(500).default('&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors'),
+  /** Where routes, addresses and place search come from: the embedded gazetteer, OSRM + Nominatim (+ Photon), or Google. */
+  MAPS_PROVIDER: z.enum(['offline', 'osm', 'google']).default('offline'),
+  /** An OSRM server (osrm-routed, HTTP API v5) for MAPS_PROVIDER=osm. */
+  OSRM_URL: optionalUrl(/^https?$/).optional(),
+  /** A Nominatim server for MAPS_PROVIDER=osm. */
+  NOMINATIM_URL: optionalUrl(/^https?$/).optional(),
+  /** A Photon server for type-ahead with MAPS_PROVIDER=osm; Nominatim's search without it. */
+  PHOTON_URL: optionalUrl(/^https?$/).optional(),
+  /** Each call to a maps provider gives up after this long (the answer then carries the call's spec key). */
+  MAPS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(4000),
+  /** A maps provider's answers are kept this long in memory (0: not kept). */
+  MAPS_CACHE_S: z.coerce.number().int().min(0).max(86_400).default(300),
+  /** The User-Agent sent to maps providers (Nominatim's policy: name the application); Rideway and PUBLIC_URL by default. */
+  MAPS_USER_AGENT: z.string().trim().min(3).max(200).optional(),
+  /** A Google Maps Platform API key for MAPS_PROVIDER=google (Routes API, Places API (New), Geocoding API). A secret: sent to Google only, never logged. */
+  GOOGLE_MAPS_API_KEY: z.string().trim().regex(/^[\w-]{8,200}$/, 'a Google API key (letters, digits, _ and -)').optional(),
+  /** One address for all of Google's maps services instead of theirs (a test stand-in or a proxy); the per-service ones below win. */
+  GOOGLE_MAPS_API_URL: googleBase,
+  /** Where the Routes API (computeRoutes, computeRouteMatrix) is asked; https://routes.googleapis.com by default. */
+  GOOGLE_ROUTES_API_URL: googleBase,
+  /** Where Places API (New) (autocomplete, place details) is asked; https://places.googleapis.com by default. */
+  GOOGLE_PLACES_API_URL: googleBase,
+  /** Where the Geocoding API (reverse geocoding) is asked; https://maps.googleapis.com by default. */
+  GOOGLE_GEOCODING_API_URL: googleBase,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+}).superRefine((config, context) => {
+  // The osm maps provider needs its routing and geocoding servers.
+  if (config.MAPS_PROVIDER === 'osm') {
+    for (const name of ['OSRM_URL', 'NOMINATIM_URL'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'required when MAPS_PROVIDER=osm' });
+    }
+  }
+  // The google maps provider needs its key.
+  if (config.MAPS_PROVIDER === 'google' && !config.GOOGLE_MAPS_API_KEY) {
+    context.addIssue({ code: 'custom', path: ['GOOGLE_MAPS_API_KEY'], message: 'required when MAPS_PROVIDER=google' });
+  }
 });
 export type Config = z.infer<typeof configSchema>;
 

@@ -93,6 +93,8 @@ export const bookingSchema = z.object({
   requestedDrivers: z.record(z.string(), z.literal(true)),
   /** What a cancel charged the rider (docs/decisions.md, cancellation charge); 0 otherwise. */
   cancellationCharge: money,
+  /** What a cancel gave back of the money paid ahead (decisions.md, refund on cancel); absent when nothing was. */
+  refundAmount: money.optional(),
   /** Fare integrity (decisions.md): true when the fare driven went past the estimate's bound and was capped. */
   fareCapped: z.boolean(),
   /** The fare the route driven gave before the cap, when capped; null otherwise. */

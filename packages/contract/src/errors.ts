@@ -74,6 +74,9 @@ export const ERROR_CATALOGUE = {
   driver_car_type_mismatch: { status: 400, message: "The driver's car type differs from the booking's." },
   auto_dispatch_on: { status: 409, message: 'Drivers are assigned automatically while auto dispatch is on.' },
   too_many_requests: { status: 429, message: 'Too many attempts. Please wait and try again.' },
+  idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.' },
+  idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed. Check its result before trying again.' },
+  payment_provider_unavailable: { status: 409, message: 'Card payments are not available right now. Please choose cash or wallet.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<ErrorKey, ErrorEntry>;
 

@@ -51,3 +51,21 @@ export const errorResponses = { '4xx': errorResponseSchema, '5xx': errorResponse
 
 /** `{ ok: true }`, the answer of an action with nothing else to say. */
 export const okResponseSchema = z.object({ ok: z.literal(true) });
+
+/** An `Idempotency-Key`'s longest spelling (Stripe's limit). */
+export const IDEMPOTENCY_KEY_MAX = 255;
+
+/**
+ * The headers of a write that honours `Idempotency-Key` (booking creation, payment, withdraw
+ * request, wallet credit): 1 to 255 printable ASCII characters, a UUID being the usual choice.
+ * Other headers pass untouched.
+ */
+export const idempotencyHeaders = z.looseObject({
+  'idempotency-key': z
+    .string()
+    .min(1)
+    .max(IDEMPOTENCY_KEY_MAX)
+    .regex(/^[\x20-\x7e]+$/)
+    .optional()
+    .meta({ description: 'A key the client makes for one action (a UUID) and sends again on its retries: a repeat with the same key within 24 hours answers the first result, with `Idempotent-Replayed: true`, and writes nothing.' }),
+});

@@ -68,6 +68,9 @@ const ADDED_ERROR_KEYS = [
   'driver_car_type_mismatch',
   'auto_dispatch_on',
   'too_many_requests',
+  'idempotency_key_reused',
+  'idempotency_key_in_use',
+  'payment_provider_unavailable',
   'internal_error',
 ] as const;
 

@@ -284,6 +284,8 @@ export const bookings = pgTable(
     reason: text('reason'),
     cancelledBy: text('cancelled_by'),
     cancellationChargeMinor: minor('cancellation_charge_minor').notNull().default(0),
+    /** What a cancel gives back of the money paid ahead (decisions.md, refund on cancel); 0 otherwise. */
+    refundAmountMinor: minor('refund_amount_minor').notNull().default(0),
     /** The fare the route driven gave at REACHED when it went past the estimate's bound (fare integrity), else null. */
     uncappedFareMinor: minor('uncapped_fare_minor'),
     rating: integer('rating'),
@@ -351,6 +353,52 @@ export const payments = pgTable(
   },
   (t) => [uniqueIndex('payments_provider_transaction_key').on(t.provider, t.transactionId), index('payments_booking_idx').on(t.bookingId)],
 );
+
+/**
+ * Refunds of money paid ahead, on a cancel (decisions.md, refund on cancel): to the wallet at once
+ * (`provider` wallet), or back through the card provider that took it, requested in the cancel's
+ * transaction and succeeded when the provider confirms. One per booking: a booking is cancelled once.
+ */
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    bookingId: text('booking_id').notNull().references(() => bookings.id, { onDelete: 'cascade' }),
+    /** wallet, or the payment provider that took the money (test, stripe, ...). */
+    provider: text('provider').notNull(),
+    /** The provider's transaction refunded; null for the wallet. */
+    transactionId: text('transaction_id'),
+    amountMinor: minor('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    /** requested, succeeded or failed. */
+    status: text('status').notNull(),
+    /** The provider's id of the refund, once it answered. */
+    providerRefundId: text('provider_refund_id'),
+    attempts: integer('attempts').notNull().default(0),
+    lastError: text('last_error'),
+    createdAt: ms('created_at').notNull(),
+    confirmedAt: ms('confirmed_at'),
+  },
+  (t) => [
+    uniqueIndex('refunds_booking_key').on(t.bookingId),
+    index('refunds_status_idx').on(t.status),
+    check('refunds_status_check', sql`${t.status} in ('requested', 'succeeded', 'failed')`),
+    check('refunds_amount_check', sql`${t.amountMinor} > 0`),
+  ],
+);
+
+/**
+ * Referral bonuses paid (decisions.md, referral bonus): one row per referred user, written with the
+ * credits when the user's first trip completes, so the bonus is paid at most once per referred user.
+ */
+export const referralBonuses = pgTable('referral_bonuses', {
+  referredUid: text('referred_uid').primaryKey(),
+  referrerUid: text('referrer_uid').notNull(),
+  /** The first completed trip; null for a bonus paid at sign-up before issue 15. */
+  bookingId: text('booking_id'),
+  amountMinor: minor('amount_minor').notNull(),
+  at: ms('at').notNull(),
+});
 
 /** The append-only wallet ledger: a user's balance is the sum of its entries. */
 export const walletEntries = pgTable(
@@ -456,3 +504,35 @@ export const serverSecrets = pgTable('server_secrets', {
   name: text('name').primaryKey(),
   value: jsonb('value').$type<Record<string, string>>().notNull(),
 });
+
+/**
+ * `Idempotency-Key`s of the writes money and trips depend on (http/idempotency.ts): one row per
+ * user and key, claimed before the handler runs, spent in the write's own transaction, and
+ * holding the first answer to replay. Kept 24 hours.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** The route it was first used on, e.g. `POST /api/bookings/:id/pay`. */
+    endpoint: text('endpoint').notNull(),
+    /** SHA-256 of the route, its path parameters and the parsed body. */
+    fingerprint: text('fingerprint').notNull(),
+    /** in_flight (claimed), committed (its write committed, answer not yet stored) or done. */
+    state: text('state').notNull(),
+    /** The claim's token: only its holder may spend the key or store the answer. */
+    owner: text('owner').notNull(),
+    /** When the claim was taken (or taken over): an in_flight claim is held for a minute. */
+    lockedAt: ms('locked_at').notNull(),
+    statusCode: integer('status_code'),
+    contentType: text('content_type'),
+    response: text('response'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.uid, t.key] }),
+    index('idempotency_keys_created_idx').on(t.createdAt),
+    check('idempotency_keys_state_check', sql`${t.state} in ('in_flight', 'committed', 'done')`),
+  ],
+);

@@ -1,7 +1,11 @@
 import { ERROR_CATALOGUE, errorBody, errorKeyOfIssue, fieldOfIssue } from '@rideway/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { MapsProviderError } from '../providers/maps/port';
 import { AppError } from './app-error';
+
+/** Seconds a client waits before asking again after a maps provider's passing failure. */
+const MAPS_RETRY_AFTER_S = 5;
 
 /** Fastify's own client errors (bad JSON, wrong content type, body too large) are bad input. */
 const clientStatus = (error: unknown): number | undefined => {
@@ -11,7 +15,8 @@ const clientStatus = (error: unknown): number | undefined => {
 };
 
 /**
- * The one error mapper (ARCHITECTURE rule 5): an AppError answers its key; a request refused by
+ * The one error mapper (ARCHITECTURE rule 5): an AppError answers its key, and so does a maps
+ * provider's failure (MapsProviderError); a request refused by
  * its route's zod schema answers the key its first issue carries (the field's spec key, or
  * validation_error) with the field; Fastify's own client errors answer validation_error or
  * not_found; anything else is logged and answers internal_error.
@@ -22,6 +27,15 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
       .headers(error.headers)
       .status(ERROR_CATALOGUE[error.key].status)
       .send(errorBody(error.key, error.field === undefined ? {} : { field: error.field }));
+  }
+  // A maps provider that timed out, refused, failed or answered malformed: the call's spec key
+  // and its 4xx, never a guess and never a 500 (issue 16).
+  if (error instanceof MapsProviderError) {
+    request.log.warn({ provider: error.provider, reason: error.reason, detail: error.message }, 'maps provider failed');
+    // A provider that timed out, refused or failed may answer in a moment: the client may retry
+    // (and a keyed request's key is released, see idempotency.ts); a malformed answer will not mend.
+    if (error.reason !== 'malformed') void reply.header('retry-after', String(MAPS_RETRY_AFTER_S));
+    return reply.status(ERROR_CATALOGUE[error.key].status).send(errorBody(error.key));
   }
   if (hasZodFastifySchemaValidationErrors(error) && error.validation[0]) {
     const issue = error.validation[0];

@@ -1,6 +1,7 @@
 import type { WebSocket } from '@fastify/websocket';
 import type { LiveServerMessage } from '@rideway/contract';
 import type { Actor } from '../http/actor';
+import { newCounters, type SocketCounters, type SocketLimits } from './socket-limits';
 
 /** A live frame held back while its topic's missed events are replayed. */
 export type HeldFrame = { frame: string; seq?: number };
@@ -16,9 +17,21 @@ export type Connection = {
   /** Live frames held back while a topic's missed events are replayed. */
   replaying: Map<string, HeldFrame[]>;
   alive: boolean;
+  /** Its limits (socket-limits.ts), null when RATE_LIMITS=off, and its counts against them. */
+  limits: SocketLimits | null;
+  counters: SocketCounters;
 };
 
-export const openConnection = (socket: WebSocket, actor: Actor, session: string): Connection => ({ socket, actor, session, topics: new Map(), replaying: new Map(), alive: true });
+export const openConnection = (socket: WebSocket, actor: Actor, session: string, limits: SocketLimits | null): Connection => ({
+  socket,
+  actor,
+  session,
+  topics: new Map(),
+  replaying: new Map(),
+  alive: true,
+  limits,
+  counters: newCounters(),
+});
 
 /** Whether the socket still serves its client: not once its session ended or it started closing. */
 export const isOpen = (connection: Connection): boolean => connection.socket.readyState === connection.socket.OPEN;

@@ -57,8 +57,13 @@ export async function dispatch(ctx: AppContext, subscriptions: Subscriptions, co
       return;
     }
     case 'location':
-      if (connection.actor.usertype !== 'driver') sendMessage(connection, { type: 'error', code: 'forbidden' });
-      else await reportLocation(ctx, connection.actor, message);
+      if (connection.actor.usertype !== 'driver') {
+        sendMessage(connection, { type: 'error', code: 'forbidden' });
+        return;
+      }
+      // One count with the positions sent by HTTP: over it, the error frame says too_many_requests.
+      await connection.limits?.countLocation();
+      await reportLocation(ctx, connection.actor, message);
       return;
     case 'ping':
       sendMessage(connection, { type: 'pong' });

@@ -9,6 +9,7 @@ import { isOpen, openConnection, sendMessage, type Connection } from './connecti
 import { dispatch } from './dispatch';
 import { startHeartbeat } from './heartbeat';
 import { connectionIndex, watchSessions } from './session-end';
+import { admitMessage, FLOODED_CLOSE, type SocketLimits } from './socket-limits';
 import { subscriptions as subscriptionsOf, type Subscriptions } from './subscriptions';
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
@@ -33,10 +34,17 @@ function authenticate(socket: WebSocket, request: FastifyRequest): { actor: Acto
 /**
  * Handles a connection's messages one at a time, in order, so a resume finishes before the next
  * subscribe. Once the socket is closing (its session ended) nothing it sent is handled any more.
+ * Its message limit is applied as each message arrives, before it is queued: a flood is refused
+ * (then closed) without growing the queue.
  */
 function listen(ctx: AppContext, subscriptions: Subscriptions, connection: Connection, request: FastifyRequest): void {
   let queue = Promise.resolve();
   connection.socket.on('message', (data: Buffer, isBinary: boolean) => {
+    if (!isOpen(connection)) return;
+    const admitted = admitMessage(connection.limits, connection.counters);
+    if (admitted === 'refuse') sendMessage(connection, { type: 'error', code: 'too_many_requests' });
+    if (admitted === 'close') connection.socket.close(FLOODED_CLOSE.code, FLOODED_CLOSE.reason);
+    if (admitted !== 'handle') return;
     const raw = isBinary ? '' : data.toString('utf8');
     queue = queue.then(async () => {
       if (!isOpen(connection)) return;
@@ -61,12 +69,21 @@ function listen(ctx: AppContext, subscriptions: Subscriptions, connection: Conne
 export function registerGateway(app: FastifyInstance, ctx: AppContext): { connections: () => number } {
   const subscriptions = subscriptionsOf(ctx.live.bus);
   const connections = connectionIndex(subscriptions);
+  const { sockets } = app.rateLimits;
+  const limitsOf = (request: FastifyRequest): SocketLimits | null =>
+    sockets && { messages: sockets.messages, refusals: sockets.refusals, countLocation: () => app.rateLimits.count('location', request) };
+  // Whether the user holds as many sockets on this process as one may (a dead one is dropped within a heartbeat).
+  const isFull = (uid: string) => sockets !== null && connections.countOf(uid) >= sockets.openPerUser;
 
   app.route({
     method: 'GET',
     url: '/api/ws',
     config: { access: 'signedIn' },
     schema: { summary: 'WebSocket: subscribe to topics, receive events (API.md "Realtime"; messages: the contract\'s live.ts)', response: { 101: noContent } },
+    // A user holding as many sockets as one may is refused another before the upgrade.
+    preHandler: (request, _reply, done) => {
+      done(request.actor && isFull(request.actor.uid) ? new AppError('too_many_requests', undefined, { 'retry-after': String(ctx.config.WS_HEARTBEAT_S) }) : undefined);
+    },
     // A plain HTTP request here is a client that forgot to upgrade.
     handler: () => {
       throw new AppError('validation_error');
@@ -74,7 +91,12 @@ export function registerGateway(app: FastifyInstance, ctx: AppContext): { connec
     wsHandler: (socket, request) => {
       const signedIn = authenticate(socket, request);
       if (!signedIn) return;
-      const connection = openConnection(socket, signedIn.actor, signedIn.session);
+      // Upgrades racing past the check above: the cap holds when the socket is counted.
+      if (isFull(signedIn.actor.uid)) {
+        socket.close(FLOODED_CLOSE.code, FLOODED_CLOSE.reason);
+        return;
+      }
+      const connection = openConnection(socket, signedIn.actor, signedIn.session, limitsOf(request));
       connections.add(connection);
       listen(ctx, subscriptions, connection, request);
       socket.on('close', () => {

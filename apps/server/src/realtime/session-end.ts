@@ -24,6 +24,8 @@ export type ConnectionIndex = {
   remove(connection: Connection): void;
   all(): IterableIterator<Connection>;
   readonly size: number;
+  /** How many connections the user holds open on this process. */
+  countOf(uid: string): number;
   /** Closes the connections of the ended sessions; answers how many. */
   end(ended: SessionsEnded): number;
   /** Closes the connections whose session is not among these (token hashes). */
@@ -67,6 +69,7 @@ export function connectionIndex(subscriptions: Subscriptions): ConnectionIndex {
     get size() {
       return connections.size;
     },
+    countOf: (uid) => byUser.get(uid)?.size ?? 0,
     end(ended) {
       const closing = [...(byUser.get(ended.uid) ?? [])].filter((connection) => matches(connection, ended));
       for (const connection of closing) close(connection);

@@ -11,6 +11,7 @@ import type { Actor } from '../http/actor';
 import { liveDrivers } from '../modules/presence/service';
 import { sendFrame, sendMessage, type Connection } from './connection';
 import { eventFrame, eventsSince, latestSeq } from './events';
+import { countRefusal, refusalsSpent } from './socket-limits';
 import { admits, type Subscriptions } from './subscriptions';
 
 async function bookingOwnership(ctx: AppContext, id: string) {
@@ -53,16 +54,26 @@ async function resume(ctx: AppContext, connection: Connection, topic: Topic, int
   for (const live of held) if (live.seq === undefined || live.seq > cursor) sendFrame(connection, live.frame);
 }
 
-/** Follows a topic: authorized, then resumed from the client's cursor, acknowledged, and for the live map a snapshot. */
+/**
+ * Follows a topic: authorized, then resumed from the client's cursor, acknowledged, and for the
+ * live map a snapshot. A socket past its budget of refusals is answered too_many_requests before
+ * the topic is looked up: a flood of refused subscribes costs no database read.
+ */
 export async function subscribe(ctx: AppContext, subscriptions: Subscriptions, connection: Connection, message: SubscribeMessage): Promise<void> {
   const { topic: name, since } = message;
+  if (refusalsSpent(connection.limits, connection.counters)) {
+    sendMessage(connection, { type: 'error', code: 'too_many_requests', topic: name });
+    return;
+  }
   const topic = await authorize(ctx, connection.actor, name);
   if (typeof topic === 'string') {
+    countRefusal(connection.limits, connection.counters);
     sendMessage(connection, { type: 'error', code: topic, topic: name });
     return;
   }
   const internal = internalTopic(topic, connection.actor);
   if (!subscriptions.follow(connection, internal, name)) {
+    countRefusal(connection.limits, connection.counters);
     sendMessage(connection, { type: 'error', code: 'validation_error', topic: name });
     return;
   }

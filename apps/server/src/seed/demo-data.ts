@@ -18,6 +18,7 @@ import { appendEntry } from '../modules/wallet/ledger';
 import { DEFAULT_SETTINGS } from '../modules/settings/defaults';
 import { saveSettings } from '../modules/settings/service';
 import { hashPassword } from '../modules/auth/passwords';
+import { markDemoDatabase } from '../providers/payments/in-force';
 
 const DEMO_PASSWORD = 'demo123';
 export type DemoLogin = { role: string; email: string };
@@ -53,6 +54,8 @@ const CANCEL_REASONS = ['Driver is taking too long', 'Changed my plans', 'Booked
 export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   return db.transaction(async (tx) => {
+    // This database now holds demo data: its embedded test payment provider is on (in-force.ts).
+    await markDemoDatabase(tx, now);
     await saveSettings(tx, { ...DEFAULT_SETTINGS, bonus: 5, CompanyName: 'Rideway Demo Ltd', contact_email: 'support@rideway.demo', driver_approval: true, otp_secure: false });
     for (const [index, car] of CAR_TYPES.entries()) {
       await tx.insert(carTypes).values({

@@ -21,7 +21,8 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
   let admin: UserRow;
   let driver: UserRow;
   beforeAll(async () => {
-    t = await createTestApp(engine);
+    // The embedded test provider is off without demo data; these tests switch it on (issue 15).
+    t = await createTestApp(engine, { PAYMENT_TEST_PROVIDER: '1' });
     admin = await t.makeUser('admin');
     await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: sedan });
     driver = await t.makeUser('driver', { carType: 'Sedan' });
@@ -43,7 +44,7 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
     const form = await t.request({ method: 'POST', url: `/api/bookings/${id}/pay`, as: rider, payload: { payment_mode: 'card', provider: 'test' } });
     expect(form.statusCode).toBe(200);
     const { redirect, fields } = form.json();
-    const page = await t.request({ method: 'POST', url: redirect, payload: formBody(fields), headers: FORM });
+    const page = await t.request({ method: 'POST', url: redirect, as: rider, payload: formBody(fields), headers: FORM });
     expect(page.statusCode).toBe(200);
     return { fields, html: page.body };
   }
@@ -58,14 +59,14 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
     expect(fields).toMatchObject({ order_id: b.id, amount: b.customer_paid.toFixed(2), currency: 'USD', quantity: '1', cust_id: rider.id });
     expect(html).toContain('Test checkout');
     const pay = formFields(html, 'Pay');
-    const done = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM });
+    const done = await t.request({ method: 'POST', url: '/api/payments/test/complete', as: rider, payload: formBody(pay), headers: FORM });
     expect(done.body).toContain('Payment received');
     const paid = (await t.request({ method: 'GET', url: `/api/bookings/${b.id}`, as: rider })).json();
     expect(paid).toMatchObject({ status: 'PAID', cardPaymentAmount: b.customer_paid, gateway: 'test' });
     const ledger = async () => t.db.select().from(walletEntries).where(eq(walletEntries.bookingId, b.id));
     expect((await ledger()).map((e) => e.amountMinor)).toEqual([toMinor(b.driver_share)]);
     // The same confirmation again changes nothing.
-    const again = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM });
+    const again = await t.request({ method: 'POST', url: '/api/payments/test/complete', as: rider, payload: formBody(pay), headers: FORM });
     expect(again.statusCode).toBe(200);
     expect((await ledger())).toHaveLength(1);
   });
@@ -74,22 +75,22 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
     const rider = await t.makeUser('rider');
     const b = await reachedCardTrip(rider);
     const { html } = await checkout(rider, b.id);
-    const declined = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(formFields(html, 'Decline')), headers: FORM });
+    const declined = await t.request({ method: 'POST', url: '/api/payments/test/complete', as: rider, payload: formBody(formFields(html, 'Decline')), headers: FORM });
     expect(declined.body).toContain('Payment declined');
     expect((await t.db.select().from(bookings).where(eq(bookings.id, b.id)))[0]?.status).toBe('REACHED');
     const pay = formFields(html, 'Pay');
     for (const tampered of [{ ...pay, amount_minor: '1' }, { ...pay, signature: pay.signature?.replace(/^./, (c) => (c === 'a' ? 'b' : 'a')) ?? '' }, { ...pay, outcome: 'refunded' }]) {
-      const response = await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(tampered), headers: FORM });
+      const response = await t.request({ method: 'POST', url: '/api/payments/test/complete', as: rider, payload: formBody(tampered), headers: FORM });
       expect([response.statusCode, codeOf(response), response.json().error.field]).toEqual([400, 'validation_error', 'signature']);
     }
-    const wrongAmount = await t.request({ method: 'POST', url: '/api/payments/test/checkout', payload: formBody({ order_id: b.id, amount: '0.01', currency: 'USD' }), headers: FORM });
+    const wrongAmount = await t.request({ method: 'POST', url: '/api/payments/test/checkout', as: rider, payload: formBody({ order_id: b.id, amount: '0.01', currency: 'USD' }), headers: FORM });
     expect([wrongAmount.statusCode, codeOf(wrongAmount)]).toEqual([400, 'amount_mismatch']);
-    const wrongCurrency = await t.request({ method: 'POST', url: '/api/payments/test/checkout', payload: formBody({ order_id: b.id, amount: b.customer_paid.toFixed(2), currency: 'EUR' }), headers: FORM });
+    const wrongCurrency = await t.request({ method: 'POST', url: '/api/payments/test/checkout', as: rider, payload: formBody({ order_id: b.id, amount: b.customer_paid.toFixed(2), currency: 'EUR' }), headers: FORM });
     expect(codeOf(wrongCurrency)).toBe('amount_mismatch');
     // The declined transaction stays declined; a new checkout pays.
-    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(pay), headers: FORM })).body).toContain('Payment declined');
+    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', as: rider, payload: formBody(pay), headers: FORM })).body).toContain('Payment declined');
     const retry = await checkout(rider, b.id);
-    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(formFields(retry.html, 'Pay')), headers: FORM })).body).toContain('Payment received');
+    expect((await t.request({ method: 'POST', url: '/api/payments/test/complete', as: rider, payload: formBody(formFields(retry.html, 'Pay')), headers: FORM })).body).toContain('Payment received');
     expect((await t.db.select().from(bookings).where(eq(bookings.id, b.id)))[0]?.status).toBe('PAID');
   });
 
@@ -109,7 +110,7 @@ describe.each(ENGINES)('card payments through the embedded test provider on %s (
     const b = (await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card', deliveryPerson: 'Sam', deliveryPersonPhone: '5550100' } })).json();
     expect(b.status).toBe('PAYMENT_PENDING');
     const { html } = await checkout(rider, b.id);
-    await t.request({ method: 'POST', url: '/api/payments/test/complete', payload: formBody(formFields(html, 'Pay')), headers: FORM });
+    await t.request({ method: 'POST', url: '/api/payments/test/complete', as: rider, payload: formBody(formFields(html, 'Pay')), headers: FORM });
     expect((await t.request({ method: 'GET', url: `/api/bookings/${b.id}`, as: rider })).json()).toMatchObject({ status: 'NEW', prepaid: true, payment_mode: 'card' });
     await t.setSettings({});
   });

@@ -1,6 +1,6 @@
 import type { Booking, BookingRequest, ChatMessage, Estimate, PaymentForm, TrackingEntry } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { api } from './client';
+import { api, newIdempotencyKey } from './client';
 
 export const BOOKINGS = ['bookings'] as const;
 const bookingKey = (id: string) => ['booking', id] as const;
@@ -27,7 +27,7 @@ export const requestEstimate = (request: EstimateRequest) => api<Estimate>('/api
 export function useCreateBooking() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: BookingRequest) => api<Booking>('/api/bookings', { method: 'POST', body: request }),
+    mutationFn: (request: BookingRequest) => api<Booking>('/api/bookings', { method: 'POST', body: request, idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: BOOKINGS }),
   });
 }
@@ -39,14 +39,15 @@ type BookingAction = { id: string; action: 'cancel' | 'complete' | 'assign' | 'p
 export function useBookingAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action, body }: BookingAction) => api<Booking>(`/api/bookings/${id}/${action}`, { method: 'POST', body: body ?? {} }),
+    mutationFn: ({ id, action, body }: BookingAction) =>
+      api<Booking>(`/api/bookings/${id}/${action}`, { method: 'POST', body: body ?? {}, ...(action === 'pay' ? { idempotencyKey: newIdempotencyKey() } : {}) }),
     onSuccess: (booking) => { storeBooking(queryClient, booking); },
   });
 }
 
 export type { PaymentForm } from '@rideway/contract';
 
-export const requestPaymentForm = (id: string) => api<PaymentForm>(`/api/bookings/${id}/pay`, { method: 'POST', body: { payment_mode: 'card' } });
+export const requestPaymentForm = (id: string) => api<PaymentForm>(`/api/bookings/${id}/pay`, { method: 'POST', body: { payment_mode: 'card' }, idempotencyKey: newIdempotencyKey() });
 
 const chatKey = (id: string) => ['chat', id] as const;
 

@@ -1,3 +1,5 @@
+import { IDEMPOTENT_RETRY_DELAYS_MS } from '../config/ui-constants';
+
 /** An error answer of the API: the spec's key, its English message and the field at fault. */
 export class ApiError extends Error {
   constructor(
@@ -12,12 +14,47 @@ export class ApiError extends Error {
 
 type ErrorBody = { error?: { code?: string; message?: string; field?: string } };
 
-/** Calls the API with the session cookie; a 4xx/5xx answer becomes an ApiError with its key. */
-export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
+type CallInit = {
+  method?: string;
+  body?: unknown;
+  signal?: AbortSignal;
+  /** The user action's key (`newIdempotencyKey()`): the write is sent again with it when no answer came back. */
+  idempotencyKey?: string;
+};
+
+/** A fresh `Idempotency-Key` for one user action. `crypto.randomUUID` needs a secure context, which a LAN address over http is not. */
+export function newIdempotencyKey(): string {
+  if (window.isSecureContext) return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** A try worth repeating with the same key: no answer, a gateway's fault, or the first try still running. */
+const isRetriable = (error: unknown): boolean =>
+  error instanceof ApiError ? error.status === 502 || error.status === 503 || error.status === 504 || error.code === 'idempotency_key_in_use' : error instanceof TypeError;
+
+/**
+ * Calls the API with the session cookie; a 4xx/5xx answer becomes an ApiError with its key. With
+ * an idempotency key, a try that got no answer is repeated with the same key (the server answers
+ * the first result, so nothing is done twice).
+ */
+export async function api<T>(path: string, init: CallInit = {}): Promise<T> {
+  if (init.idempotencyKey === undefined) return call<T>(path, init);
+  for (const delay of IDEMPOTENT_RETRY_DELAYS_MS) {
+    try {
+      return await call<T>(path, init);
+    } catch (error) {
+      if (!isRetriable(error) || init.signal?.aborted === true) throw error;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+  return call<T>(path, init);
+}
+
+async function call<T>(path: string, init: CallInit): Promise<T> {
   const response = await fetch(path, {
     method: init.method ?? 'GET',
     credentials: 'same-origin',
-    headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
+    headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...(init.idempotencyKey === undefined ? {} : { 'idempotency-key': init.idempotencyKey }) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
     signal: init.signal,
   });

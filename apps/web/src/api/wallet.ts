@@ -1,6 +1,6 @@
 import type { WalletHistoryEntry, Withdraw, WithdrawRequest } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api } from './client';
+import { api, newIdempotencyKey } from './client';
 
 const WALLET = ['wallet'] as const;
 export const WITHDRAWS = ['withdraws'] as const;
@@ -21,7 +21,7 @@ export type { WithdrawRequest } from '@rideway/contract';
 export function useRequestWithdraw() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (request: WithdrawRequest) => api<{ withdraw: Withdraw }>('/api/withdraws', { method: 'POST', body: request }),
+    mutationFn: (request: WithdrawRequest) => api<{ withdraw: Withdraw }>('/api/withdraws', { method: 'POST', body: request, idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: WITHDRAWS });
       void queryClient.invalidateQueries({ queryKey: WALLET });

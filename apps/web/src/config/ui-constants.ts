@@ -42,3 +42,10 @@ export const OFFER_VIBRATION_MS = [300, 150] as const;
 export const REFERENCE_DATA_STALE_MS = 5 * 60_000;
 /** How long the signed-in user's query stays fresh before a screen refetches it. */
 export const SESSION_STALE_MS = 60_000;
+
+/**
+ * A write sent with an `Idempotency-Key` (booking, payment, withdraw request, wallet credit) is
+ * sent again with the same key after these waits when no answer came back, the server was
+ * unreachable or the first try was still running: the server answers the first result once.
+ */
+export const IDEMPOTENT_RETRY_DELAYS_MS = [1000, 3000] as const;

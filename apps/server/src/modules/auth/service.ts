@@ -1,5 +1,4 @@
 import { MAX_LICENCE_BYTES, type LoginRequest, type RegisterRequest } from '@rideway/contract';
-import { toMinor } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { carTypes } from '../../db/schema';
@@ -8,9 +7,7 @@ import { decodeImageDataUrl, withStoredFile } from '../../providers/storage';
 import { assertContactsFree, findUserByEmail, findUserByReferralId, insertAccount, type UserRow } from '../accounts/accounts';
 import { hashPassword, verifyPassword } from '../accounts/passwords';
 import { createSession } from '../accounts/sessions';
-import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
-import { appendEntry } from '../wallet/ledger';
 import { mailLink } from './links';
 import { accountKeyOf, addressKeyOf, startSignIn } from './throttle';
 
@@ -35,8 +32,9 @@ async function driverFields(ctx: AppContext, fields: RegisterRequest): Promise<{
 
 /**
  * Section 5 registration of a rider or a driver, on checked fields. A driver waits for approval
- * when driver_approval is on. A valid referral id credits the settings' bonus to both the
- * referrer and the new user (decisions.md).
+ * when driver_approval is on. A valid referral id is recorded (signupViaReferral) and pays
+ * nothing now: the bonus is paid when the new user's first trip completes (decisions.md, referral
+ * bonus; bookings/referral-bonus.ts), so scripted sign-ups earn nothing.
  *
  * Every check runs before the driver's licence image is stored, and a sign-up that fails after
  * storing it (two sign-ups racing for one email) removes it again: a failed request leaves no file.
@@ -71,13 +69,6 @@ export async function register(ctx: AppContext, fields: RegisterRequest): Promis
       },
       now,
     );
-    const bonus = toMinor(settings.bonus);
-    if (referrer && bonus > 0) {
-      for (const uid of [referrer.id, user.id]) {
-        await appendEntry(tx, { uid, type: 'Credit', amountMinor: bonus, txRef: 'ReferralBonus', at: now });
-      }
-      await enqueue(tx, { channel: 'push', recipient: referrer.id, payload: { title: settings.appName, msg: `${user.firstName} joined with your referral id: your bonus is in your wallet.`, screen: 'wallet' } }, now);
-    }
     if (settings.email_verify) await mailLink(ctx, tx, user, 'verify');
     return user;
   });

@@ -4,6 +4,8 @@ import type { AppContext } from '../../context';
 import { bookings, tracking, users } from '../../db/schema';
 import { lastTrackingPoint } from '../presence/service';
 import { getSettings } from '../settings/service';
+import { MapsProviderError } from '../../providers/maps/port';
+import { pointText } from '../../providers/maps/typed-point';
 
 /**
  * What a step needs from outside services, fetched before its transaction opens (ARCHITECTURE
@@ -32,11 +34,25 @@ export async function plausibleReachPosition(ctx: AppContext, bookingId: string,
 /** The route a taxi trip was driven along, and the address where it ended. */
 export type RouteDriven = { km: number; end: LatLng; address: string };
 
+/** What a provider that failed answers instead (a MapsProviderError); any other error still throws. */
+async function unlessProviderFails<T, F>(call: Promise<T>, instead: F): Promise<T | F> {
+  try {
+    return await call;
+  } catch (error) {
+    if (error instanceof MapsProviderError) return instead;
+    throw error;
+  }
+}
+
 /**
  * Section 4 REACHED in taxi mode: the maps route through the trip's tracked points and the
- * position it reaches at (section 9 thins the waypoints), and that position reverse-geocoded.
- * Without two points the trip was not followed: undefined, and the booked fare stands. Only the
- * trip's driver reaching a started trip costs a maps call.
+ * position it reaches at (section 9: two points the drive-time route, more the multi-location
+ * route with the waypoints thinned above 25), and that position reverse-geocoded; both asked
+ * together, before the step's transaction opens. Without two points the trip was not followed:
+ * undefined, and the booked fare stands. Only the trip's driver reaching a started trip costs a
+ * maps call. Without the provider's route (no road joins the points, or the provider failed) the
+ * distance is the path the tracked points draw; without its address, the point itself: a driver
+ * at the drop is never held there by a maps outage (decisions.md, real maps).
  */
 export async function routeDriven(ctx: AppContext, bookingId: string, driver: string, reachedAt: LatLng | undefined): Promise<RouteDriven | undefined> {
   if ((await getSettings(ctx.db)).appcat !== 'taxi') return undefined;
@@ -46,8 +62,11 @@ export async function routeDriven(ctx: AppContext, bookingId: string, driver: st
   const points = reachedAt ? [...tracked, reachedAt] : tracked;
   const plan = trackedRoutePlan(points);
   if (plan.kind === 'none') return undefined;
-  const route = await ctx.maps.route(plan.kind === 'pair' ? [plan.start, plan.dest] : [plan.start, ...plan.waypoints, plan.dest]);
+  const [route, address] = await Promise.all([
+    unlessProviderFails(ctx.maps.route(plan.kind === 'pair' ? [plan.start, plan.dest] : [plan.start, ...plan.waypoints, plan.dest]), undefined),
+    unlessProviderFails(ctx.maps.reverseGeocode(plan.dest), pointText(plan.dest)),
+  ]);
   // Without the maps service's route, the straight legs between the points.
   const km = route?.distanceKm ?? points.slice(1).reduce((sum, point, i) => sum + greatCircleKm(points[i] ?? point, point), 0);
-  return { km, end: plan.dest, address: await ctx.maps.reverseGeocode(plan.dest) };
+  return { km, end: plan.dest, address };
 }

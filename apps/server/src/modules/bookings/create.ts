@@ -7,6 +7,7 @@ import type { Tx } from '../../db/client';
 import { bookings, promos, promoUses, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError, unwrap } from '../../http/app-error';
+import { providersInForce } from '../../providers/payments/in-force';
 import { availableDriversNear, beginDispatch } from '../dispatch/service';
 import { getSettings } from '../settings/service';
 import { findUser, type UserRow } from '../users/accounts';
@@ -77,6 +78,8 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
   if (request.bookLater && (request.tripdate ?? 0) > now + BOOK_LATER_MAX_AHEAD_MS) throw new AppError('book_later_too_far', 'tripdate');
   const delivery = settings.appcat === 'delivery' ? unwrap(validateDeliveryDetails(request)) : undefined;
   const customer = await customerOf(ctx, actor, request);
+  // A card booking needs a provider to pay it through: refused up front when none is in force.
+  if (request.payment_mode === 'card' && (await providersInForce(ctx.db, ctx.config)).length === 0) throw new AppError('payment_provider_unavailable', 'payment_mode');
   const estimate = await estimateTrip(ctx, request, settings);
   const { pickup, drop } = request;
 

@@ -1,6 +1,7 @@
 import {
   appendRating,
   boundedFareMinor,
+  cancelRefund,
   cancellationCharge,
   fareForMinor,
   fromMinor,
@@ -17,8 +18,10 @@ import { carTypes, savedAddresses, users } from '../../db/schema';
 import { toApiCarType } from '../cartypes/service';
 import { addTrackingPoint } from '../presence/service';
 import { appendEntry, takeFromWallet } from '../wallet/ledger';
+import type { Tx } from '../../db/client';
 import type { RouteDriven } from './before-step';
-import type { StepEffect } from './step';
+import { paidAhead, refundPaidAhead } from './refunds';
+import type { StepChange, StepEffect } from './step';
 
 /**
  * The named effects of section 4's steps. Each runs inside the step's transaction after the
@@ -103,20 +106,31 @@ export const walletPaidAhead: StepEffect = async (tx, { booking, plan, columns, 
   return { usedWalletMoneyMinor: booking.customerPaidMinor, payableAmountMinor: 0 };
 };
 
-/**
- * CANCELLED: the car type's cancellation charge (decisions.md). The rider owes it even beyond the
- * wallet's balance; the driver who was on the way is compensated.
- */
-export const cancelCharge: StepEffect = async (tx, { booking, plan, now }) => {
-  if (!booking.driver) return undefined;
+/** The car type's cancellation charge for this cancel (decisions.md), in minor units. */
+async function chargeFor(tx: Tx, { booking, plan, now }: StepChange): Promise<number> {
+  if (!booking.driver) return 0;
   const carType = (await tx.select({ cancelSlab: carTypes.cancelSlab }).from(carTypes).where(eq(carTypes.name, booking.carType)).limit(1))[0];
   const slabs = (carType?.cancelSlab ?? []).map((slab) => ({ minsDelayed: slab.minsDelayed, amount: fromMinor(slab.amount) }));
   const cancelledBy = (plan.set.cancelledBy ?? 'system') as 'rider' | 'admin' | 'system';
-  const charge = toMinor(cancellationCharge({ slabs, status: booking.status as BookingStatus, cancelledBy, acceptedAt: booking.acceptedAt, now, tripCost: fromMinor(booking.tripCostMinor) }));
-  if (charge <= 0) return undefined;
-  await appendEntry(tx, { uid: booking.customer, type: 'Debit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
-  await appendEntry(tx, { uid: booking.driver, type: 'Credit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
-  return { cancellationChargeMinor: charge };
+  return toMinor(cancellationCharge({ slabs, status: booking.status as BookingStatus, cancelledBy, acceptedAt: booking.acceptedAt, now, tripCost: fromMinor(booking.tripCostMinor) }));
+}
+
+/**
+ * CANCELLED: the car type's cancellation charge, and the money paid ahead given back
+ * (decisions.md, cancellation charge and refund on cancel). The charge is kept first from what the
+ * rider paid ahead; the rest goes back the way it came (wallet at once, card through its provider);
+ * a charge the payment did not cover is owed from the wallet, even below zero. The driver who was
+ * on the way is credited the whole charge.
+ */
+export const cancelCharge: StepEffect = async (tx, change) => {
+  const { booking, settings, now } = change;
+  const charge = await chargeFor(tx, change);
+  const paid = await paidAhead(tx, booking);
+  const { refund, owed } = cancelRefund({ paid: paid?.amountMinor ?? 0, charge });
+  if (owed > 0) await appendEntry(tx, { uid: booking.customer, type: 'Debit', amountMinor: owed, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
+  if (charge > 0 && booking.driver) await appendEntry(tx, { uid: booking.driver, type: 'Credit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
+  const refunded = paid ? await refundPaidAhead(tx, { booking, paid, amountMinor: refund, currency: settings.code, now }) : false;
+  return { cancellationChargeMinor: charge, refundAmountMinor: refunded ? refund : 0 };
 };
 
 /** COMPLETE with a rating: appended to the driver's ratings, whose average is recomputed (section 4). */

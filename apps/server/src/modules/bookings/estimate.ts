@@ -26,7 +26,9 @@ function choiceOf(index: number | null | undefined, length: number, field: strin
 /**
  * POST /api/estimates: the route from the maps port and the fare from packages/domain. Distance
  * is in km, or miles when convert_to_mile; duration in seconds. In delivery mode the chosen
- * parcel type and option are added.
+ * parcel type and option are added. No route answers no_route_found; a maps provider that fails
+ * throws its MapsProviderError, which the error mapper answers with the same key (never a guess).
+ * Called before any transaction opens (booking creation estimates first, then writes).
  */
 export async function estimateTrip(ctx: AppContext, request: EstimateRequest, settingsInForce?: Settings): Promise<EstimateResult> {
   const { pickup, drop } = request;

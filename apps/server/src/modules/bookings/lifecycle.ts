@@ -11,6 +11,7 @@ import { beginDispatch } from '../dispatch/service';
 import { findUser } from '../users/accounts';
 import { newestPosition, plausibleReachPosition, routeDriven } from './before-step';
 import { cancelCharge, rateDriver, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
+import { referralBonus } from './referral-bonus';
 import { commitStep, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
 
 /**
@@ -56,7 +57,7 @@ export async function payBooking(ctx: AppContext, { actor, bookingId, payment_mo
     if (actor.usertype === 'driver' && !booking.prepaid && payment_mode === 'wallet' && booking.tripCostMinor > booking.estimateMinor) throw new AppError('wallet_payment_needs_rider', 'payment_mode');
     return handsOver ? { type: 'awaitPayment' } : { type: 'pay', payment_mode };
   };
-  return commitStep(ctx, { actor, bookingId, action, effects: [settlement, walletPaidAhead], afterWrite: searchWhenPaidAhead(ctx) });
+  return commitStep(ctx, { actor, bookingId, action, effects: [settlement, walletPaidAhead, referralBonus], afterWrite: searchWhenPaidAhead(ctx) });
 }
 
 /**
@@ -68,7 +69,7 @@ export const payByCardWithin = (ctx: AppContext, tx: Tx, { bookingId, customer, 
     actor: { uid: customer, usertype: 'rider' },
     bookingId,
     action: { type: 'pay', payment_mode: 'card' },
-    effects: [settlement, recordGateway(gateway)],
+    effects: [settlement, recordGateway(gateway), referralBonus],
     afterWrite: searchWhenPaidAhead(ctx),
   });
 
@@ -76,11 +77,11 @@ export const payByCardWithin = (ctx: AppContext, tx: Tx, { bookingId, customer, 
 export const completeBooking = (ctx: AppContext, { actor, bookingId, rating }: StepRequest & CompleteStep) =>
   commitStep(ctx, { actor, bookingId, action: { type: 'complete', rating }, effects: [rateDriver] });
 
-/** The rider or an admin cancels with a reason; a late rider's cancel is charged. */
+/** The rider or an admin cancels with a reason; a late rider's cancel is charged; money paid ahead goes back. */
 export const cancelBooking = (ctx: AppContext, { actor, bookingId, reason }: StepRequest & CancelStep) =>
   commitStep(ctx, { actor, bookingId, action: { type: 'cancel', reason }, effects: [cancelCharge] });
 
-/** A booking nobody took in time is cancelled by the system; one taken meanwhile is left alone. */
+/** A booking nobody took in time is cancelled by the system (money paid ahead goes back); one taken meanwhile is left alone. */
 export async function cancelUntaken(ctx: AppContext, bookingId: string, reason: string): Promise<void> {
   try {
     await commitStep(ctx, { actor: SYSTEM, bookingId, action: { type: 'cancel', reason }, effects: [cancelCharge] });

@@ -22,7 +22,7 @@ export function estimateRoutes(app: RouteApp, ctx: AppContext): void {
 /** Bookings and section 4's steps; the pay step is the payments module's (payments/routes.ts). */
 export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
   app.post('/api/bookings', {
-    config: { access: RIDER_OR_ADMIN },
+    config: { access: RIDER_OR_ADMIN, idempotent: true },
     schema: { summary: 'Book a trip or a parcel (amounts are computed by the server)', body: bookingRequestSchema, response: { 201: bookingSchema } },
   }, async (request, reply) => {
     const actor = actorOf(request);

@@ -36,7 +36,7 @@ export function compatRoutes(app: RouteApp, ctx: AppContext): void {
   app.get('/get_providers', {
     config: { access: 'public' },
     schema: { summary: 'The payment providers in force', response: { 200: providersResponse } },
-  }, () => paymentProviders());
+  }, () => paymentProviders(ctx));
 
   app.get('/get_languages', {
     config: { access: 'public' },

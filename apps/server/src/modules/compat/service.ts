@@ -4,7 +4,7 @@ import type { AppContext } from '../../context';
 import { users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { enqueue } from '../outbox/service';
-import { TEST_CHECKOUT_PATH } from '../payments/service';
+import { providersInForce } from '../../providers/payments/in-force';
 import { findUserByReferralId } from '../accounts/accounts';
 
 /**
@@ -24,8 +24,13 @@ export async function validateReferrer(ctx: AppContext, { referralId }: { referr
   return { uid: user.id };
 }
 
-/** Section 7 /get_providers: the payment providers in force; the embedded test provider by default. */
-export const paymentProviders = (): PaymentProvider[] => [{ name: 'test', link: TEST_CHECKOUT_PATH }];
+/**
+ * Section 7 /get_providers: the payment providers in force, empty when none is (the embedded test
+ * provider only with demo data or PAYMENT_TEST_PROVIDER, providers/payments/in-force.ts).
+ */
+export async function paymentProviders(ctx: AppContext): Promise<PaymentProvider[]> {
+  return (await providersInForce(ctx.db, ctx.config)).map((provider) => ({ name: provider.name, link: provider.checkoutLink }));
+}
 
 /** Section 7 /send_notification: a push to the user holding a push token (admins only, decisions.md). */
 export async function sendToToken(ctx: AppContext, { token, title, msg, screen }: SendNotificationRequest): Promise<{ ok: true }> {

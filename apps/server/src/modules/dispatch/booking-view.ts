@@ -116,6 +116,7 @@ export function bookingView(row: BookingRow, viewer: { uid: string; usertype: Us
     deliver_image: row.deliverImage,
     requestedDrivers: viewer.usertype === 'admin' ? row.requestedDrivers : {},
     cancellationCharge: fromMinor(row.cancellationChargeMinor),
+    ...(row.refundAmountMinor > 0 ? { refundAmount: fromMinor(row.refundAmountMinor) } : {}),
     fareCapped: row.uncappedFareMinor !== null,
     uncappedFare: row.uncappedFareMinor === null ? null : fromMinor(row.uncappedFareMinor),
     ...((row.delivery ?? {}) as DeliveryFields),

@@ -3,7 +3,11 @@ import type { LatLng } from '@rideway/domain';
 import type { AppContext } from '../../context';
 import { AppError } from '../../http/app-error';
 
-/** The section 7 maps calls on the maps port; points arrive parsed from their "lat,lng" text. */
+/**
+ * The section 7 maps calls on the maps port; points arrive parsed from their "lat,lng" text. A
+ * provider that fails throws a MapsProviderError carrying the call's key (no_route_found,
+ * place_to_coords_error, google_places_error), which the error mapper answers with its 4xx.
+ */
 
 async function routeOrFail(ctx: AppContext, points: LatLng[]) {
   const route = await ctx.maps.route(points);

@@ -1,5 +1,5 @@
+import { TEST_COMPLETE_PATH } from '../../providers/payments/test-provider';
 import type { CheckoutPage } from './service';
-import { TEST_COMPLETE_PATH } from './service';
 
 const escape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 

@@ -6,26 +6,38 @@ import type { AppContext } from '../../context';
 import { bookings, payments } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
+import { isTestProviderOn, providersInForce } from '../../providers/payments/in-force';
+import { testProvider } from '../../providers/payments/test-provider';
 import { afterStep, payByCardWithin, PROVIDER_PAYMENT_STATUSES } from '../bookings';
 import { getSettings } from '../settings/service';
 import { sign, verify, type Confirmation } from './signing';
 
-export const TEST_CHECKOUT_PATH = '/api/payments/test/checkout';
-export const TEST_COMPLETE_PATH = '/api/payments/test/complete';
+export { TEST_CHECKOUT_PATH, TEST_COMPLETE_PATH } from '../../providers/payments/test-provider';
 /** A rider may also pay a trip by card straight from REACHED (decisions.md, payment paths). */
 const CARD_PAYABLE: readonly BookingStatus[] = [...PROVIDER_PAYMENT_STATUSES, 'REACHED'];
+
+type BookingRow = typeof bookings.$inferSelect;
+
+/** The caller's own booking that a card may pay now: another's or a missing one is not found. */
+async function ownCardPayableBooking(ctx: AppContext, actor: Actor, bookingId: string | undefined): Promise<BookingRow> {
+  const booking = bookingId ? (await ctx.db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1))[0] : undefined;
+  if (!booking || booking.customer !== actor.uid) throw new AppError('not_found');
+  if (!CARD_PAYABLE.includes(booking.status as BookingStatus) || (booking.prepaid && booking.status !== 'PAYMENT_PENDING')) throw new AppError('invalid_transition');
+  return booking;
+}
 
 /**
  * Section 4: the card payment form's hidden fields, posted to the provider's link. The rider's
  * POST /pay with a card answers these with the link to post them to.
  */
 export async function cardPaymentForm(ctx: AppContext, actor: Actor, bookingId: string): Promise<PaymentForm> {
-  const booking = (await ctx.db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1))[0];
-  if (booking?.customer !== actor.uid) throw new AppError('not_found');
-  if (!CARD_PAYABLE.includes(booking.status as BookingStatus) || (booking.prepaid && booking.status !== 'PAYMENT_PENDING')) throw new AppError('invalid_transition');
+  const booking = await ownCardPayableBooking(ctx, actor, bookingId);
+  // No provider in force: no form points anywhere a card could be "paid" for free.
+  const provider = (await providersInForce(ctx.db, ctx.config))[0];
+  if (!provider) throw new AppError('payment_provider_unavailable', 'payment_mode');
   const settings = await getSettings(ctx.db);
   return {
-    redirect: TEST_CHECKOUT_PATH,
+    redirect: provider.checkoutLink,
     method: 'POST' as const,
     fields: {
       order_id: booking.id,
@@ -44,11 +56,20 @@ export async function cardPaymentForm(ctx: AppContext, actor: Actor, bookingId: 
 
 export type CheckoutPage = { confirmations: { outcome: Confirmation['outcome']; fields: Record<string, string> }[]; amount: string; currency: string; product: string };
 
-/** The test provider's checkout: checks the posted form against the booking and signs both outcomes. */
-export async function testCheckout(ctx: AppContext, secret: string, form: TestCheckout): Promise<CheckoutPage> {
+/** Security-critical: the test provider serves only where it is on (in-force.ts), and only the booking's own rider. */
+async function requireTestProvider(ctx: AppContext): Promise<void> {
+  if (!(await isTestProviderOn(ctx.db, ctx.config))) throw new AppError('not_found');
+}
+
+/**
+ * The test provider's checkout, for the booking's own rider (the web app's same-origin form post
+ * carries the session): checks the posted form against the booking and signs both outcomes.
+ */
+export async function testCheckout(ctx: AppContext, secret: string, actor: Actor, form: TestCheckout): Promise<CheckoutPage> {
+  await requireTestProvider(ctx);
+  const booking = await ownCardPayableBooking(ctx, actor, form.order_id);
   const { currency } = form;
-  const booking = form.order_id ? (await ctx.db.select().from(bookings).where(eq(bookings.id, form.order_id)).limit(1))[0] : undefined;
-  if (!booking || !form.amount || !currency) throw new AppError('not_found', 'order_id');
+  if (!form.amount || !currency) throw new AppError('amount_mismatch');
   const amount = Number(form.amount);
   const settings = await getSettings(ctx.db);
   if (!Number.isFinite(amount) || toMinor(amount) !== booking.customerPaidMinor || currency !== settings.code) throw new AppError('amount_mismatch');
@@ -61,6 +82,17 @@ export async function testCheckout(ctx: AppContext, secret: string, form: TestCh
     };
   });
   return { confirmations, amount: fromMinor(booking.customerPaidMinor).toFixed(2), currency, product: form.product_name ?? booking.reference };
+}
+
+/**
+ * The test provider's confirmation, posted by its checkout page in the rider's browser: only the
+ * booking's own rider may post it (a stranger holding the signed fields gets not found).
+ */
+export async function confirmTestPayment(ctx: AppContext, secret: string, actor: Actor, form: TestConfirmation): Promise<{ outcome: Confirmation['outcome']; bookingId: string }> {
+  await requireTestProvider(ctx);
+  const booking = (await ctx.db.select({ customer: bookings.customer }).from(bookings).where(eq(bookings.id, form.order_id)).limit(1))[0];
+  if (booking?.customer !== actor.uid) throw new AppError('not_found');
+  return confirmPayment(ctx, secret, form);
 }
 
 /**
@@ -83,19 +115,19 @@ export async function confirmPayment(ctx: AppContext, secret: string, form: Test
   const result = await ctx.db.transaction(async (tx) => {
     const recorded = await tx
       .insert(payments)
-      .values({ bookingId: confirmation.orderId, provider: 'test', transactionId: confirmation.transactionId, amountMinor: confirmation.amountMinor, currency: confirmation.currency, outcome: confirmation.outcome, at: ctx.now() })
+      .values({ bookingId: confirmation.orderId, provider: testProvider.name, transactionId: confirmation.transactionId, amountMinor: confirmation.amountMinor, currency: confirmation.currency, outcome: confirmation.outcome, at: ctx.now() })
       .onConflictDoNothing()
       .returning({ id: payments.id });
     if (recorded.length === 0) {
       // A transaction already confirmed keeps its first outcome: a declined one stays declined.
-      const first = (await tx.select({ outcome: payments.outcome }).from(payments).where(and(eq(payments.provider, 'test'), eq(payments.transactionId, confirmation.transactionId))).limit(1))[0];
+      const first = (await tx.select({ outcome: payments.outcome }).from(payments).where(and(eq(payments.provider, testProvider.name), eq(payments.transactionId, confirmation.transactionId))).limit(1))[0];
       return { outcome: first?.outcome === 'succeeded' ? ('succeeded' as const) : ('declined' as const), bookingId: confirmation.orderId };
     }
     if (confirmation.outcome === 'declined') return { outcome: confirmation.outcome, bookingId: confirmation.orderId };
     const booking = (await tx.select().from(bookings).where(eq(bookings.id, confirmation.orderId)).for('update'))[0];
     const settings = await getSettings(tx);
     if (!booking || booking.customerPaidMinor !== confirmation.amountMinor || settings.code !== confirmation.currency) throw new AppError('amount_mismatch');
-    const paid = await payByCardWithin(ctx, tx, { bookingId: booking.id, customer: booking.customer, gateway: 'test' });
+    const paid = await payByCardWithin(ctx, tx, { bookingId: booking.id, customer: booking.customer, gateway: testProvider.name });
     return { outcome: confirmation.outcome, bookingId: booking.id, paid };
   });
   if ('paid' in result && result.paid) {

@@ -11,7 +11,7 @@ export function walletRoutes(app: RouteApp, ctx: AppContext): void {
   }, async (request) => walletOf(ctx, actorOf(request).uid));
 
   app.post('/api/wallet/credit', {
-    config: { access: ADMIN },
+    config: { access: ADMIN, idempotent: true },
     schema: { summary: 'Credit a wallet (AdminCredit)', body: walletCreditSchema, response: { 200: walletCreditResponse } },
   }, async (request) => creditWallet(ctx, actorOf(request), request.body));
 }

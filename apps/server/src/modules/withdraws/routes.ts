@@ -11,7 +11,7 @@ export function withdrawRoutes(app: RouteApp, ctx: AppContext): void {
   }, async (request) => ({ withdraws: await listWithdraws(ctx, actorOf(request)) }));
 
   app.post('/api/withdraws', {
-    config: { access: ['driver'] },
+    config: { access: ['driver'], idempotent: true },
     schema: { summary: 'Ask to withdraw from the wallet', body: withdrawRequestSchema, response: { 201: withdrawResponse } },
   }, async (request, reply) => reply.status(201).send({ withdraw: await requestWithdraw(ctx, actorOf(request), request.body) }));
 

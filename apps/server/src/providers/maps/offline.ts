@@ -1,9 +1,11 @@
 import { createRequire } from 'node:module';
 // The package ships a UMD main and no "exports": Node's ESM loader sees only a default export.
 import polylineCodec from '@googlemaps/polyline-codec';
-import { greatCircleKm, isLatLng, type LatLng } from '@rideway/domain';
+import { EARTH_RADIUS_KM, greatCircleKm, isLatLng, toRadians, type LatLng } from '@rideway/domain';
+import KDBush from 'kdbush';
 import { DEMO_PLACES } from './demo-places';
-import type { Leg, MapsPort, Place } from './port';
+import type { Leg, MapsPort } from './port';
+import { isTypedPointId, pointText, typedPointPlace, typedPointSuggestion } from './typed-point';
 
 /** Roads are longer than the straight line: a city detour factor. */
 export const ROAD_FACTOR = 1.3;
@@ -20,6 +22,7 @@ const normalise = (text: string): string =>
 
 let gazetteer: GazetteerEntry[] | undefined;
 let byId: Map<string, GazetteerEntry> | undefined;
+let positions: KDBush | undefined;
 
 /** The demo city's places, then the world's cities (135,000, loaded on first use). */
 function entries(): GazetteerEntry[] {
@@ -45,27 +48,66 @@ function entries(): GazetteerEntry[] {
   return gazetteer;
 }
 
-const LAT_LNG_INPUT = /^\s*(-?\d{1,2}(?:\.\d+)?)\s*,\s*(-?\d{1,3}(?:\.\d+)?)\s*$/;
-
-function parseLatLng(text: string): LatLng | undefined {
-  const match = LAT_LNG_INPUT.exec(text);
-  const point = match ? { lat: Number(match[1]), lng: Number(match[2]) } : undefined;
-  return isLatLng(point) ? point : undefined;
+/** The gazetteer's places in a kd-tree by longitude and latitude, built on the first reverse geocoding. */
+function positionIndex(): KDBush {
+  if (positions) return positions;
+  const all = entries();
+  const index = new KDBush(Math.max(1, all.length));
+  for (const entry of all) index.add(entry.lng, entry.lat);
+  index.finish();
+  positions = index;
+  return index;
 }
 
+const KM_PER_DEGREE = toRadians(1) * EARTH_RADIUS_KM;
+/** Half the Earth's circumference: every place is nearer than this. */
+const HALF_EARTH_KM = Math.PI * EARTH_RADIUS_KM;
+/** The first search radius; each miss doubles it. Most points have a place within it. */
+const FIRST_RADIUS_KM = 25;
+
+/**
+ * The longitude/latitude boxes holding every point within `radiusKm` (great-circle) of `point`:
+ * one box, two across the antimeridian, the whole band when it reaches a pole.
+ */
+function boxesAround(point: LatLng, radiusKm: number): [number, number, number, number][] {
+  const slack = 1.0001;
+  const dLat = (radiusKm / KM_PER_DEGREE) * slack;
+  const south = Math.max(-90, point.lat - dLat);
+  const north = Math.min(90, point.lat + dLat);
+  // The widest longitude span of a spherical cap: asin(sin(r/R) / cos(lat)).
+  const spread = Math.sin(Math.min(Math.PI / 2, radiusKm / EARTH_RADIUS_KM)) / Math.cos(toRadians(point.lat));
+  if (north >= 90 || south <= -90 || spread >= 1) return [[-180, south, 180, north]];
+  const dLng = (Math.asin(spread) * 180 * slack) / Math.PI;
+  const west = point.lng - dLng;
+  const east = point.lng + dLng;
+  if (west < -180) return [[west + 360, south, 180, north], [-180, south, east, north]];
+  if (east > 180) return [[west, south, 180, north], [-180, south, east - 360, north]];
+  return [[west, south, east, north]];
+}
+
+/**
+ * The nearest place to a point, through the kd-tree: the places in the boxes around it, the
+ * radius widened until the nearest found lies within it (so no place outside could be nearer).
+ */
 function nearest(point: LatLng): GazetteerEntry | undefined {
-  let best: GazetteerEntry | undefined;
-  let bestKm = Infinity;
-  for (const entry of entries()) {
-    // A cheap bound before the exact distance: a degree of latitude is about 111 km.
-    if (Math.abs(entry.lat - point.lat) * 111 > bestKm) continue;
-    const km = greatCircleKm(point, entry);
-    if (km < bestKm) {
-      best = entry;
-      bestKm = km;
+  const all = entries();
+  const index = positionIndex();
+  for (let radiusKm = FIRST_RADIUS_KM; ; radiusKm *= 2) {
+    let best: GazetteerEntry | undefined;
+    let bestKm = Infinity;
+    for (const [west, south, east, north] of boxesAround(point, radiusKm)) {
+      for (const id of index.range(west, south, east, north)) {
+        const entry = all[id];
+        if (!entry) continue;
+        const km = greatCircleKm(point, entry);
+        if (km < bestKm) {
+          best = entry;
+          bestKm = km;
+        }
+      }
     }
+    if (bestKm <= radiusKm || radiusKm >= HALF_EARTH_KM) return best;
   }
-  return best;
 }
 
 /**
@@ -84,8 +126,8 @@ export function offlineMaps(): MapsPort {
   return {
     provider: 'offline',
     autocomplete(query) {
-      const coordinates = parseLatLng(query);
-      if (coordinates) return Promise.resolve([{ place_id: `latlng:${coordinates.lat},${coordinates.lng}`, description: `${coordinates.lat}, ${coordinates.lng}` }]);
+      const typed = typedPointSuggestion(query);
+      if (typed) return Promise.resolve([typed]);
       const wanted = normalise(query);
       if (wanted.length < 2) return Promise.resolve([]);
       const found: GazetteerEntry[] = [];
@@ -96,17 +138,14 @@ export function offlineMaps(): MapsPort {
       return Promise.resolve(found.map((entry) => ({ place_id: entry.id, description: entry.name })));
     },
     placeById(placeId) {
-      if (placeId.startsWith('latlng:')) {
-        const point = parseLatLng(placeId.slice('latlng:'.length));
-        return Promise.resolve(point ? ({ ...point, add: `${point.lat}, ${point.lng}` } satisfies Place) : undefined);
-      }
+      if (isTypedPointId(placeId)) return Promise.resolve(typedPointPlace(placeId));
       entries();
       const entry = byId?.get(placeId);
       return Promise.resolve(entry ? { lat: entry.lat, lng: entry.lng, add: entry.name } : undefined);
     },
     reverseGeocode(point) {
       const entry = nearest(point);
-      if (!entry) return Promise.resolve(`${point.lat.toFixed(5)}, ${point.lng.toFixed(5)}`);
+      if (!entry) return Promise.resolve(pointText(point));
       const km = greatCircleKm(point, entry);
       return Promise.resolve(km < 0.3 ? entry.name : `near ${entry.name}`);
     },

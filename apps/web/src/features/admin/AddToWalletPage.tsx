@@ -5,7 +5,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../components/AlertDialog';
 import { FormCard } from '../../components/FormCard';
-import { api, errorKey } from '../../api/client';
+import { api, errorKey, newIdempotencyKey } from '../../api/client';
 import { useMoney } from '../../hooks/use-money';
 import { UserSelect } from '../../components/UserSelect';
 
@@ -18,7 +18,7 @@ export function AddToWalletPage() {
   const [amount, setAmount] = useState('');
   const [alert, setAlert] = useState<string | null>(null);
   const credit = useMutation({
-    mutationFn: (body: { uid: string; amount: number }) => api<{ walletBalance: number }>('/api/wallet/credit', { method: 'POST', body }),
+    mutationFn: (body: { uid: string; amount: number }) => api<{ walletBalance: number }>('/api/wallet/credit', { method: 'POST', body, idempotencyKey: newIdempotencyKey() }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
   });
   const submit = (event: SyntheticEvent) => {

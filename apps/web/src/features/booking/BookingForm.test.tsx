@@ -54,8 +54,8 @@ describe('the booking form\'s feedback (section 5 in section 8\'s Alert dialog)'
 });
 
 /** The dialog opens after the form has read the settings, so they are in the cache already. */
-function openEstimate(appcat: 'taxi' | 'delivery') {
-  fakeApi({ 'GET /api/settings': settingsAnswer(appcat) });
+function openEstimate(appcat: 'taxi' | 'delivery', providers?: { name: string; link: string }[]) {
+  fakeApi({ 'GET /api/settings': settingsAnswer(appcat), ...(providers ? { 'GET /get_providers': { status: 200, body: providers } } : {}) });
   const { client, wrapper } = queryWrapper();
   client.setQueryData(SETTINGS, settingsOf(appcat));
   const onConfirm = vi.fn();
@@ -84,5 +84,21 @@ describe('the estimate dialog (section 4)', () => {
     await user.click(screen.getByRole('button', { name: 'confirm_booking' }));
     expect(onInvalid).toHaveBeenCalledExactlyOnceWith('deliveryDetailMissing');
     expect(onConfirm).not.toHaveBeenCalled();
+  });
+
+  it('offers no card when no payment provider is in force (issue 15): a delivery is paid from the wallet', async () => {
+    const user = userEvent.setup();
+    const { onConfirm } = openEstimate('delivery', []);
+    await waitFor(() => { expect(screen.queryByRole('radio', { name: 'payment_card' })).toBeNull(); });
+    expect(screen.getByRole<HTMLInputElement>('radio', { name: 'payment_wallet' }).checked).toBe(true);
+    await user.type(screen.getByRole('textbox', { name: 'deliveryPerson' }), 'Ann Lee');
+    await user.type(screen.getByRole('textbox', { name: 'deliveryPersonPhone' }), '020 7946 0958');
+    await user.click(screen.getByRole('button', { name: 'confirm_booking' }));
+    expect(onConfirm).toHaveBeenCalledExactlyOnceWith(expect.objectContaining({ payment_mode: 'wallet' }));
+  });
+
+  it('offers card when a provider is listed', async () => {
+    openEstimate('delivery', [{ name: 'test', link: '/api/payments/test/checkout' }]);
+    await waitFor(() => { expect(screen.getByRole<HTMLInputElement>('radio', { name: 'payment_card' }).checked).toBe(true); });
   });
 });

@@ -17,6 +17,7 @@ import {
   Typography,
 } from '@mui/material';
 import { useTranslation } from 'react-i18next';
+import { usePaymentProviders } from '../../api/catalogue';
 import { useSettings } from '../../api/settings';
 import { useMoney } from '../../hooks/use-money';
 import { DELIVERY_FIELDS, PAYMENT_MODES, useBookingTerms, type BookingTerms, type PaymentMode } from './use-booking-terms';
@@ -44,7 +45,10 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
   const money = useMoney();
   const { data: settings } = useSettings();
   const delivery = settings?.appcat === 'delivery';
-  const { paymentMode, setPaymentMode, promo, setPromo, details, setDetail, terms } = useBookingTerms(delivery);
+  // Card is offered while the providers are unknown (the server refuses it if none is) and hidden when none is in force.
+  const providers = usePaymentProviders(true);
+  const cardOffered = providers.data === undefined || providers.data.length > 0;
+  const { paymentMode, setPaymentMode, promo, setPromo, details, setDetail, terms } = useBookingTerms(delivery, cardOffered);
   const unit = settings?.convert_to_mile ? t('unit_miles') : t('unit_km');
   const confirm = () => {
     const checked = terms();
@@ -72,7 +76,7 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
           <FormControl sx={{ pt: 1 }}>
             <FormLabel id="payment-mode-label">{t('payment_mode')}</FormLabel>
             <RadioGroup row aria-labelledby="payment-mode-label" value={paymentMode} onChange={(event) => { setPaymentMode(event.target.value as PaymentMode); }}>
-              {PAYMENT_MODES.map((mode) => (
+              {PAYMENT_MODES.filter((mode) => mode !== 'card' || cardOffered).map((mode) => (
                 <FormControlLabel key={mode} value={mode} control={<Radio />} label={t(`payment_${mode}`)} />
               ))}
             </RadioGroup>

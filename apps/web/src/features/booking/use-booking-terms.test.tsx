@@ -18,6 +18,13 @@ describe('the estimate dialog\'s terms (section 4 payment choice)', () => {
     expect(result.current.terms()).toEqual({ ok: true, value: { payment_mode: 'wallet', promo: 'SAVE10' } });
   });
 
+  it('offers no card without a payment provider: a delivery pays from the wallet, a ride in cash (issue 15)', () => {
+    expect(renderHook(() => useBookingTerms(true, false)).result.current.paymentMode).toBe('wallet');
+    const { result } = renderHook(() => useBookingTerms(false, false));
+    act(() => { result.current.setPaymentMode('card'); });
+    expect(result.current.terms()).toEqual({ ok: true, value: { payment_mode: 'cash' } });
+  });
+
   it('sends no promo for a blank code', () => {
     const { result } = renderHook(() => useBookingTerms(false));
     act(() => { result.current.setPromo('   '); });

@@ -17,9 +17,12 @@ const NO_DETAILS: Record<DeliveryField, string> = { deliveryPerson: '', delivery
  * Section 4's estimate dialog's choices: how to pay (card first in delivery mode, cash
  * otherwise), a promo code, and in delivery mode who receives the parcel. `terms()` checks them
  * (section 5: deliveryDetailMissing) and gives what goes with the booking, or the refusal's key.
+ * Without a card provider (`cardOffered` false: /get_providers is empty) card is not a choice: a
+ * delivery is paid ahead from the wallet, a ride in cash.
  */
-export function useBookingTerms(delivery: boolean) {
-  const [paymentMode, setPaymentMode] = useState<PaymentMode>(delivery ? 'card' : 'cash');
+export function useBookingTerms(delivery: boolean, cardOffered = true) {
+  const [chosenMode, setPaymentMode] = useState<PaymentMode>(delivery ? 'card' : 'cash');
+  const paymentMode: PaymentMode = chosenMode === 'card' && !cardOffered ? (delivery ? 'wallet' : 'cash') : chosenMode;
   const [promo, setPromo] = useState('');
   const [details, setDetails] = useState(NO_DETAILS);
   return {

@@ -1,0 +1,110 @@
+/**
+ * Security-critical: every limit on what a client can repeat (ARCHITECTURE rule 10, issue 15),
+ * in one table. http/rate-limiting.ts applies the HTTP ones with @fastify/rate-limit, the
+ * WebSocket gateway the socket ones (realtime/socket-limits.ts). Each is sized so that a person
+ * using the apps never meets it (docs/decisions.md, "Rate limits"); an operator changes any of
+ * them with RATE_LIMIT_OVERRIDES (README, "Configuration").
+ */
+
+/** At most `max` in any `windowMs`; a windowMs of 0 means at once (a cap, not a rate). */
+export type Allowance = { max: number; windowMs: number };
+
+/**
+ * Who a count belongs to: the signed-in caller (`user`), the client address (`address`, an IPv6
+ * address by its /64 network, as the sign-in throttle counts), or one WebSocket (`socket`).
+ */
+export type Scope = 'user' | 'address' | 'socket';
+
+type LimitSpec = {
+  /** What it counts, for people reading the table. */
+  counts: string;
+  /** The routes it counts, as `METHOD /url` of their declaration; none for the socket limits. */
+  routes: readonly string[];
+} & Partial<Record<Scope, Allowance>>;
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+const per = (max: number, windowMs: number): Allowance => ({ max, windowMs });
+
+/**
+ * The limits. A signed-out route counts per address only: the database throttles of issue 15
+ * already count its account (email or number). The write floor counts a signed-in caller per
+ * user and a signed-out one per address, so people behind one address (an office, a carrier's
+ * NAT) do not share a floor.
+ */
+export const RATE_LIMITS = {
+  write: { counts: 'every POST, PUT, PATCH and DELETE (the floor)', routes: [], user: per(1200, MINUTE), address: per(600, MINUTE) },
+  signup: { counts: 'sign-ups (licence images up to 5 MiB)', routes: ['POST /api/auth/register', 'POST /user_signup'], address: per(20, HOUR) },
+  'password-reset': { counts: 'password reset requests and confirmations', routes: ['POST /api/auth/password-reset', 'POST /api/auth/password-reset/confirm'], address: per(30, 15 * MINUTE) },
+  otp: { counts: 'sign-in codes sent by SMS', routes: ['POST /api/auth/otp/request'], address: per(30, 15 * MINUTE) },
+  chat: { counts: 'chat messages', routes: ['POST /api/bookings/:id/chat'], user: per(30, MINUTE), address: per(300, MINUTE) },
+  location: { counts: "a driver's positions, by HTTP and on the WebSocket", routes: ['POST /api/driver/location'], user: per(60, MINUTE), address: per(3000, MINUTE) },
+  booking: { counts: 'bookings made', routes: ['POST /api/bookings'], user: per(20, MINUTE), address: per(300, MINUTE) },
+  // A real maps provider bills each call: place search and routes per user, so one account cannot run up the bill.
+  maps: {
+    counts: 'place searches, addresses, routes and estimates (a real maps provider bills each)',
+    routes: ['POST /googleapis-getaddress', 'POST /googleapis-getdrivetime', 'POST /googleapis-getmultiloctime', 'POST /googleapis-autocomplete', 'POST /googleapis-getcoords', 'POST /googleapis-getroute', 'POST /api/estimates'],
+    user: per(120, MINUTE),
+    address: per(600, MINUTE),
+  },
+  upload: { counts: "a parcel's photos", routes: ['POST /api/bookings/:id/photos'], user: per(20, MINUTE), address: per(300, MINUTE) },
+  'socket-open': { counts: 'WebSocket connections opened', routes: ['GET /api/ws'], user: per(60, MINUTE), address: per(600, MINUTE) },
+  'open-sockets': { counts: 'WebSocket connections open at once on one server process', routes: [], user: per(10, 0) },
+  'socket-messages': { counts: 'messages on one WebSocket', routes: [], socket: per(20, SECOND) },
+  'socket-refusals': { counts: 'refused subscriptions on one WebSocket', routes: [], socket: per(20, MINUTE) },
+} as const satisfies Record<string, LimitSpec>;
+
+export type LimitName = keyof typeof RATE_LIMITS;
+
+/** The limits in force: the table with the operator's changes, each with the scopes the table gives it. */
+export type Limits = { [Name in LimitName]: { counts: string; routes: readonly string[] } & Record<Extract<keyof (typeof RATE_LIMITS)[Name], Scope>, Allowance> };
+
+/** The operator's changes, by limit and scope. */
+export type RateLimitOverrides = Partial<Record<LimitName, Partial<Record<Scope, Allowance>>>>;
+
+const isLimitName = (name: string): name is LimitName => Object.hasOwn(RATE_LIMITS, name);
+const isScope = (scope: string): scope is Scope => scope === 'user' || scope === 'address' || scope === 'socket';
+
+const UNITS: Record<string, number> = { s: SECOND, m: MINUTE, h: HOUR, d: 24 * HOUR };
+const ENTRY = /^([a-z-]+)\.([a-z]+)=(\d{1,9})(?:\/(\d{1,6})(s|m|h|d))?$/;
+
+/**
+ * Reads RATE_LIMIT_OVERRIDES: comma-separated `name.scope=max` or `name.scope=max/window`, the
+ * window a number and a unit (s, m, h, d), e.g. `signup.address=5/1h, chat.user=60`. A change
+ * without a window keeps the table's. Answers the changes, or what is wrong with the text.
+ */
+export function parseRateLimitOverrides(text: string): { ok: true; value: RateLimitOverrides } | { ok: false; problem: string } {
+  const value: RateLimitOverrides = {};
+  for (const entry of text.split(',').map((part) => part.replace(/\s+/g, '')).filter((part) => part !== '')) {
+    const match = ENTRY.exec(entry);
+    if (!match) return { ok: false, problem: `"${entry}" is not name.scope=max or name.scope=max/window (e.g. signup.address=5/1h)` };
+    const [, name = '', scope = '', max = '', count, unit] = match;
+    if (!isLimitName(name)) return { ok: false, problem: `"${name}" is no limit; the limits are ${Object.keys(RATE_LIMITS).join(', ')}` };
+    const spec: Partial<Record<Scope, Allowance>> = RATE_LIMITS[name];
+    const current = isScope(scope) ? spec[scope] : undefined;
+    if (!isScope(scope) || !current) return { ok: false, problem: `${name} counts per ${(['user', 'address', 'socket'] as const).filter((known) => spec[known]).join(' and per ')}, not per ${scope}` };
+    if (Number(max) < 1) return { ok: false, problem: `${entry}: the maximum is at least 1` };
+    if (current.windowMs === 0 && count !== undefined) return { ok: false, problem: `${name} is a number at once, without a window` };
+    const windowMs = count === undefined || unit === undefined ? current.windowMs : Number(count) * (UNITS[unit] ?? SECOND);
+    if (current.windowMs > 0 && windowMs < 1) return { ok: false, problem: `${entry}: the window is at least 1s` };
+    value[name] = { ...value[name], [scope]: per(Number(max), windowMs) };
+  }
+  return { ok: true, value };
+}
+
+/** The table with the operator's changes applied (the parser admits only the scopes a limit has, so each keeps its shape). */
+export function limitsInForce(overrides: RateLimitOverrides): Limits {
+  return Object.fromEntries((Object.keys(RATE_LIMITS) as LimitName[]).map((name) => [name, { ...RATE_LIMITS[name], ...overrides[name] }])) as unknown as Limits;
+}
+
+/** A limit's allowance for a scope, if it counts per that scope. */
+export const allowanceOf = (limits: Limits, name: LimitName, scope: Scope): Allowance | undefined => (limits[name] as Partial<Record<Scope, Allowance>>)[scope];
+
+/** The limit that counts a route (besides the write floor), by `METHOD /url`. */
+export function limitsByRoute(limits: Limits): Map<string, LimitName> {
+  const byRoute = new Map<string, LimitName>();
+  for (const name of Object.keys(limits) as LimitName[]) for (const route of limits[name].routes) byRoute.set(route, name);
+  return byRoute;
+}

@@ -1,0 +1,70 @@
+import type { LatLng } from '@rideway/domain';
+import type { MapsPort } from './port';
+import type { MapsCall } from './provider-call';
+
+/**
+ * A short-lived memory of a maps adapter's answers, in front of any adapter: the same route,
+ * place or address asked again within `ttlSeconds` is answered without calling the provider
+ * (a rider's estimate then booking, the web's repeated searches, several riders at one station).
+ * Keys are the call and its inputs, points rounded to 5 decimals (about a metre). Bounded: the
+ * least recently used answer goes first. A failure is never kept, so the next call asks again;
+ * calls in flight are shared, so a burst of the same question asks once.
+ */
+
+export type MapsCacheOptions = {
+  /** How long an answer is kept; 0 turns the cache off. */
+  ttlSeconds: number;
+  /** At most this many answers are kept. */
+  maxEntries?: number;
+  /** The calls whose answers may be kept (a provider's terms may forbid keeping some); all by default. */
+  calls?: readonly MapsCall[];
+  now?: () => number;
+};
+
+export const DEFAULT_MAX_ENTRIES = 2000;
+
+const pointKey = (point: LatLng): string => `${point.lat.toFixed(5)},${point.lng.toFixed(5)}`;
+const pointsKey = (points: LatLng[]): string => points.map(pointKey).join(';');
+
+export function cachedMaps(port: MapsPort, options: MapsCacheOptions): MapsPort {
+  if (options.ttlSeconds <= 0) return port;
+  const ttlMs = options.ttlSeconds * 1000;
+  const maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
+  const now = options.now ?? Date.now;
+  const cached = new Set<MapsCall>(options.calls ?? ['autocomplete', 'placeById', 'reverseGeocode', 'route', 'table']);
+  const entries = new Map<string, { expires: number; answer: Promise<unknown> }>();
+
+  const remember = <T>(call: MapsCall, key: string, ask: () => Promise<T>): Promise<T> => {
+    if (!cached.has(call)) return ask();
+    const id = `${call}|${key}`;
+    const at = now();
+    const hit = entries.get(id);
+    entries.delete(id);
+    // Re-inserted on a hit: a Map iterates in insertion order, so its first key is the least recently used.
+    if (hit && hit.expires > at) {
+      entries.set(id, hit);
+      return hit.answer as Promise<T>;
+    }
+    const answer = ask();
+    const entry = { expires: at + ttlMs, answer };
+    entries.set(id, entry);
+    void answer.catch(() => {
+      if (entries.get(id) === entry) entries.delete(id);
+    });
+    while (entries.size > maxEntries) {
+      const oldest = entries.keys().next();
+      if (oldest.done === true) break;
+      entries.delete(oldest.value);
+    }
+    return answer;
+  };
+
+  return {
+    provider: port.provider,
+    autocomplete: (query) => remember('autocomplete', query.trim().replace(/\s+/g, ' ').toLowerCase(), () => port.autocomplete(query)),
+    placeById: (placeId) => remember('placeById', placeId, () => port.placeById(placeId)),
+    reverseGeocode: (point) => remember('reverseGeocode', pointKey(point), () => port.reverseGeocode(point)),
+    route: (points) => remember('route', pointsKey(points), () => port.route(points)),
+    table: (origins, destinations) => remember('table', `${pointsKey(origins)}|${pointsKey(destinations)}`, () => port.table(origins, destinations)),
+  };
+}
