@@ -5,3 +5,5 @@ export const FACEBOOK_PORT = PORT + 1;
 export const DEMO_PORT = PORT + 2;
 /** A platform of its own whose map tiles come from a local tile server (issue 15, point 14). */
 export const TILES_PORT = PORT + 3;
+/** A platform of its own with Stripe configured against the local Stripe stand-in (issue 18). */
+export const STRIPE_PORT = PORT + 4;

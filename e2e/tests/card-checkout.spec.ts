@@ -34,7 +34,7 @@ for (const width of [375, 1280]) {
     await expect(card).toContainText('Payment due');
     // Section 4: Pay now (PENDING, rider) opens the provider choice; the form is posted to the provider's link.
     await card.getByRole('button', { name: 'Pay now' }).click();
-    await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with test' }).click();
+    await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with Test provider' }).click();
     await expect(page.getByRole('heading', { name: 'Test checkout' })).toBeVisible();
     await expect(page.locator('.amount')).toHaveText(`${booking.customer_paid.toFixed(2)} USD`);
     await page.screenshot({ path: `screenshots/checkout-${width}.png`, fullPage: true });

@@ -26,7 +26,7 @@ test('in delivery mode a rider picks the parcel, names the recipient, pays by ca
     await page.screenshot({ path: 'screenshots/delivery-estimate-1280.png', animations: 'disabled' });
     await estimate.getByRole('button', { name: 'Confirm booking' }).click();
     // PAYMENT_PENDING: the provider chooser, then the provider's page with the posted form.
-    await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with test' }).click();
+    await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with Test provider' }).click();
     await expect(page.getByRole('heading', { name: 'Test checkout' })).toBeVisible();
     await page.getByRole('button', { name: 'Pay' }).click();
     await expect(page.locator('#payment-result')).toHaveText('Payment received');

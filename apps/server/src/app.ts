@@ -35,6 +35,8 @@ import { walletRoutes } from './modules/wallet/routes';
 import { withdrawRoutes } from './modules/withdraws/routes';
 import { mapsFromConfig } from './providers/maps';
 import type { MapsPort } from './providers/maps/port';
+import { addExtraProviders } from './providers/payments/in-force';
+import type { PaymentProviderPort } from './providers/payments/port';
 import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
 import { registerWebApp } from './http/web-app';
@@ -67,6 +69,8 @@ type AppOptions = {
   background?: boolean;
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
+  /** Test-only: payment adapters added after the configured ones (an in-test fake of the payment port). */
+  paymentProviders?: PaymentProviderPort[];
 };
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -79,6 +83,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   registerRouteChecks(app);
+  addExtraProviders(options.config, options.paymentProviders ?? []);
 
   const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); } });
   const ctx: AppContext = { db: spendingKeys(options.db), config: options.config, storage: options.storage, maps: options.maps ?? mapsFromConfig(options.config), now, live };

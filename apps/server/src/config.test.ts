@@ -30,6 +30,9 @@ describe('configuration', () => {
       RATE_LIMITS: 'on',
       RATE_LIMIT_OVERRIDES: {},
       PAYMENT_TEST_PROVIDER: false,
+      PAYMENT_TIMEOUT_MS: 15000,
+      PAYPAL_ENVIRONMENT: 'sandbox',
+      BRAINTREE_ENVIRONMENT: 'sandbox',
     });
   });
 

@@ -48,6 +48,44 @@ export const configSchema = z.object({
    * database the demo data was seeded into. Never in production: anyone could pay with it.
    */
   PAYMENT_TEST_PROVIDER: flag.default(false),
+  /** Stripe's secret (or restricted) API key, `sk_test_...` or `sk_live_...`: turns Stripe on. A secret: sent to Stripe only, never logged. */
+  STRIPE_SECRET_KEY: z.string().trim().regex(/^(sk|rk)_(test|live)_[A-Za-z0-9_]{8,}$/, 'a Stripe secret key (sk_test_..., sk_live_...)').optional(),
+  /** The signing secret of Stripe's webhook endpoint (`whsec_...`), to verify its notifications. */
+  STRIPE_WEBHOOK_SECRET: z.string().trim().regex(/^whsec_\S{8,}$/, 'a Stripe webhook signing secret (whsec_...)').optional(),
+  /**
+   * Stripe's API address instead of https://api.stripe.com (a test stand-in): scheme, host and port
+   * only, since the SDK takes them as its `protocol`, `host` and `port` options.
+   */
+  STRIPE_API_URL: optionalUrl(/^https?$/)
+    .refine((value) => value === undefined || /^https?:\/\/[^/?#]+\/?$/.test(value), 'an http(s) address without a path, e.g. http://127.0.0.1:12111')
+    .optional(),
+  /** Each call to a payment provider (checkout, lookup, charge, refund) gives up after this long; its outcome is then settled later. */
+  PAYMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** A PayPal REST app's client id (Orders v2, docs/payments-paypal.md); PayPal is offered when it and its secret are set. */
+  PAYPAL_CLIENT_ID: z.string().trim().min(1).max(200).optional(),
+  /** The PayPal app's secret: sent to PayPal's token endpoint only, never logged or echoed. */
+  PAYPAL_CLIENT_SECRET: z.string().trim().min(1).max(200).optional(),
+  /** PayPal's sandbox (test accounts, no money moves) or live. */
+  PAYPAL_ENVIRONMENT: z.enum(['sandbox', 'live']).default('sandbox'),
+  /** The id PayPal gave the webhook at `<PUBLIC_URL>/api/payments/paypal/webhook`: its notifications are verified against it. */
+  PAYPAL_WEBHOOK_ID: z.string().trim().regex(/^[A-Za-z0-9]{1,50}$/, "PayPal's webhook id (letters and digits)").optional(),
+  /** PayPal's REST API base instead of https://api-m.(sandbox.)paypal.com: a test stand-in or a proxy. */
+  PAYPAL_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A Braintree gateway's merchant id (docs/payments-braintree.md); Braintree is offered when it and both API keys are set. */
+  BRAINTREE_MERCHANT_ID: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Braintree's merchant id (letters, digits, _ and -)").optional(),
+  /** The Braintree API key pair's public key (it also names the key in webhook signatures). */
+  BRAINTREE_PUBLIC_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{1,64}$/, "Braintree's public key (letters, digits, _ and -)").optional(),
+  /** The Braintree API key pair's private key: a secret, sent to Braintree only (Basic auth) and never logged or echoed. */
+  BRAINTREE_PRIVATE_KEY: z.string().trim().regex(/^[A-Za-z0-9_-]{8,128}$/, "Braintree's private key (letters, digits, _ and -)").optional(),
+  /** Braintree's sandbox (test cards, no money moves) or production. */
+  BRAINTREE_ENVIRONMENT: z.enum(['sandbox', 'production']).default('sandbox'),
+  /**
+   * Braintree's gateway address instead of the environment's (a test stand-in): scheme, host and
+   * port only, since the SDK's Environment takes a server, a port and ssl.
+   */
+  BRAINTREE_API_URL: optionalUrl(/^https?$/)
+    .refine((value) => value === undefined || /^https?:\/\/[^/?#]+\/?$/.test(value), 'an http(s) address without a path, e.g. http://127.0.0.1:12112')
+    .optional(),
   /** Keys in Redis start with this, so several deployments (or test runs) can share one server. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('rideway'),
   /** A driver who reports no position for this long drops out of availability (0: never). */
@@ -123,6 +161,23 @@ export const configSchema = z.object({
     for (const name of ['OSRM_URL', 'NOMINATIM_URL'] as const) {
       if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'required when MAPS_PROVIDER=osm' });
     }
+  }
+  // PayPal needs its app's id and secret together, and the webhook id its notifications are verified with.
+  if (config.PAYPAL_CLIENT_ID || config.PAYPAL_CLIENT_SECRET) {
+    for (const name of ['PAYPAL_CLIENT_ID', 'PAYPAL_CLIENT_SECRET', 'PAYPAL_WEBHOOK_ID'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'required with PAYPAL_CLIENT_ID and PAYPAL_CLIENT_SECRET' });
+    }
+  }
+  // Braintree needs its merchant id and both halves of the API key pair together.
+  if (config.BRAINTREE_MERCHANT_ID || config.BRAINTREE_PUBLIC_KEY || config.BRAINTREE_PRIVATE_KEY) {
+    for (const name of ['BRAINTREE_MERCHANT_ID', 'BRAINTREE_PUBLIC_KEY', 'BRAINTREE_PRIVATE_KEY'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'BRAINTREE_MERCHANT_ID, BRAINTREE_PUBLIC_KEY and BRAINTREE_PRIVATE_KEY are set together' });
+    }
+  }
+  // Stripe takes money only with a way to hear of it: the key and the webhook secret go together.
+  if (Boolean(config.STRIPE_SECRET_KEY) !== Boolean(config.STRIPE_WEBHOOK_SECRET)) {
+    const missing = config.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY';
+    context.addIssue({ code: 'custom', path: [missing], message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together' });
   }
   // The google maps provider needs its key.
   if (config.MAPS_PROVIDER === 'google' && !config.GOOGLE_MAPS_API_KEY) {

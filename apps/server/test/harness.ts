@@ -20,6 +20,7 @@ import { checkDocumentedResponses } from './documented-responses';
 import type { Settings } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 import type { Access } from '../src/http/routing';
+import type { PaymentProviderPort } from '../src/providers/payments/port';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -71,13 +72,13 @@ export const NEAR_PICKUP = { lat: 51.531, lng: -0.124 };
 
 let sequence = 0;
 
-export async function createTestApp(engine: Engine, env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(engine: Engine, env: Record<string, string> = {}, options: { paymentProviders?: PaymentProviderPort[] } = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(engine);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const clock = { now: Date.UTC(2026, 10, 22, 10, 0, 0) };
   await installLanguages(database.db);
   await saveSettings(database.db, DEFAULT_SETTINGS);
-  const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false, background: false });
+  const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false, background: false, ...options });
   const documented = checkDocumentedResponses(app);
   const failOnUndocumented = () => {
     const [violation] = documented.violations.splice(0);

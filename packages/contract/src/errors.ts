@@ -77,6 +77,10 @@ export const ERROR_CATALOGUE = {
   idempotency_key_reused: { status: 422, message: 'This Idempotency-Key was already used for a different request. Use a new key for a new request.' },
   idempotency_key_in_use: { status: 409, message: 'A request with this Idempotency-Key is still being processed. Check its result before trying again.' },
   payment_provider_unavailable: { status: 409, message: 'Card payments are not available right now. Please choose cash or wallet.' },
+  payment_provider_error: { status: 502, message: 'The payment provider could not be reached. Nothing was charged; please try again in a moment.' },
+  topup_limit_reached: { status: 429, message: 'You have reached the number of wallet top-ups allowed today.' },
+  topup_amount_exceeded: { status: 409, message: 'This top-up is above the amount you may add to your wallet today.' },
+  refund_exceeds_paid: { status: 409, message: 'The refund is more than what was paid and not yet refunded.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<ErrorKey, ErrorEntry>;
 

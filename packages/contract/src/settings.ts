@@ -35,6 +35,10 @@ export const settingsSchema = z.object({
   appcat: z.enum(APP_CATEGORIES),
   /** Fare integrity: the fare at REACHED is at most the estimate plus this percentage (decisions.md). */
   fareMarginPercent: z.number().min(0).max(1000).default(30),
+  /** Wallet top-ups by card (issue 18): at most this much money per rider in any 24 hours (0: no top-ups), against card testing. */
+  topupMaxPerDay: z.number().min(0).max(1_000_000).refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, { message: 'an amount with at most 2 decimals' }).default(500),
+  /** Wallet top-ups by card: at most this many started per rider in any 24 hours. */
+  topupCountPerDay: z.number().int().min(0).max(100).default(5),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -71,6 +71,10 @@ const ADDED_ERROR_KEYS = [
   'idempotency_key_reused',
   'idempotency_key_in_use',
   'payment_provider_unavailable',
+  'payment_provider_error',
+  'topup_limit_reached',
+  'topup_amount_exceeded',
+  'refund_exceeds_paid',
   'internal_error',
 ] as const;
 

@@ -30,3 +30,4 @@ export * from './validation/notification';
 export * from './dispatch';
 export * from './topics';
 export * from './provider-units';
+export * from './refund-limit';

@@ -37,9 +37,11 @@ describe('section 2: protected routes and their user types', () => {
     '/addtowallet': ['admin'],
     '/withdraws': ['admin'],
     '/settings': ['admin'],
+    // Issue 18 adds the payments page to section 2's sixteen.
+    '/payments': ['admin'],
   };
 
-  it('lists exactly the sixteen routes of the spec', () => {
+  it('lists exactly the sixteen routes of the spec, and issue 18\'s payments page', () => {
     expect(Object.keys(PROTECTED_ROUTES).sort()).toEqual(Object.keys(table).sort());
   });
 

@@ -23,6 +23,8 @@ export const PROTECTED_ROUTES = {
   '/addtowallet': ['admin'],
   '/withdraws': ['admin'],
   '/settings': ['admin'],
+  // Issue 18: the payment providers, their webhook addresses and their latest notifications.
+  '/payments': ['admin'],
 } as const satisfies Record<string, readonly UserType[]>;
 export type ProtectedRoute = keyof typeof PROTECTED_ROUTES;
 
@@ -78,6 +80,7 @@ export function sideMenuFor(usertype: UserType): { items: MenuItem[]; logout: tr
         { key: 'driver_earning', path: '/driverearning' },
         { key: 'add_to_wallet', path: '/addtowallet' },
         { key: 'withdraws', path: '/withdraws' },
+        { key: 'payments', path: '/payments' },
       ],
     },
     admin && { key: 'promos', path: '/promos' },

@@ -378,10 +378,19 @@ export const refunds = pgTable(
     lastError: text('last_error'),
     createdAt: ms('created_at').notNull(),
     confirmedAt: ms('confirmed_at'),
+    /** cancel (money paid ahead, on a cancel), admin (an admin's refund of a paid trip) or unapplied (a payment confirmed after the booking could take it). */
+    kind: text('kind').notNull().default('cancel'),
+    /** The admin's reason, for an admin refund. */
+    reason: text('reason'),
+    /** The admin who refunded, for an admin refund. */
+    requestedBy: text('requested_by'),
   },
   (t) => [
-    uniqueIndex('refunds_booking_key').on(t.bookingId),
+    // One cancel refund per booking; admin refunds and refunds of a payment that came too late may be several (issue 18).
+    uniqueIndex('refunds_booking_cancel_key').on(t.bookingId).where(sql`${t.kind} = 'cancel'`),
+    uniqueIndex('refunds_unapplied_key').on(t.bookingId, t.transactionId).where(sql`${t.kind} = 'unapplied'`),
     index('refunds_status_idx').on(t.status),
+    check('refunds_kind_check', sql`${t.kind} in ('cancel', 'admin', 'unapplied')`),
     check('refunds_status_check', sql`${t.status} in ('requested', 'succeeded', 'failed')`),
     check('refunds_amount_check', sql`${t.amountMinor} > 0`),
   ],
@@ -534,5 +543,108 @@ export const idempotencyKeys = pgTable(
     primaryKey({ columns: [t.uid, t.key] }),
     index('idempotency_keys_created_idx').on(t.createdAt),
     check('idempotency_keys_state_check', sql`${t.state} in ('in_flight', 'committed', 'done')`),
+  ],
+);
+
+/**
+ * Checkouts and off-session charges started at a payment provider (issue 18): the intent is
+ * written before the provider is called and the provider's checkout id after, outside any
+ * transaction, so a crash in between is settled by the lookup job (payments/lookup-job.ts).
+ */
+export const paymentAttempts = pgTable(
+  'payment_attempts',
+  {
+    /** Ours: also the idempotency key sent to the provider, and the return URL's `attempt`. */
+    id: text('id').primaryKey(),
+    provider: text('provider').notNull(),
+    /** booking or topup. */
+    purpose: text('purpose').notNull(),
+    /** The booking's or top-up's id. */
+    reference: text('reference').notNull(),
+    uid: text('uid').notNull(),
+    /** checkout (the rider at the provider's page) or off_session (a saved card charged). */
+    kind: text('kind').notNull().default('checkout'),
+    amountMinor: minor('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    /** The provider's id of the checkout (session, order, client token's order), once it answered. */
+    checkoutId: text('checkout_id'),
+    /** open, succeeded, failed, expired, or error (the provider refused to start it). */
+    status: text('status').notNull(),
+    saveCard: boolean('save_card').notNull().default(false),
+    lastError: text('last_error'),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('payment_attempts_checkout_key').on(t.provider, t.checkoutId),
+    index('payment_attempts_open_idx').on(t.status, t.createdAt),
+    index('payment_attempts_reference_idx').on(t.reference),
+    check('payment_attempts_status_check', sql`${t.status} in ('open', 'succeeded', 'failed', 'expired', 'error')`),
+  ],
+);
+
+/**
+ * Every notification, lookup answer and completion a provider gave, recorded once per provider
+ * and event id: a replay finds its row and changes nothing (issue 18).
+ */
+export const paymentEvents = pgTable(
+  'payment_events',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    /** The normalised type (payment_succeeded, refund_failed, dispute_opened, ignored, ...). */
+    type: text('type').notNull(),
+    /** notification, lookup, complete, off_session or test. */
+    source: text('source').notNull(),
+    reference: text('reference'),
+    transactionId: text('transaction_id'),
+    amountMinor: minor('amount_minor'),
+    currency: text('currency'),
+    /** What the platform did with it: paid, credited, mismatch, refunded_late, failed, settled, recorded, ignored, unknown_reference. */
+    outcome: text('outcome').notNull(),
+    detail: text('detail'),
+    receivedAt: ms('received_at').notNull(),
+  },
+  (t) => [uniqueIndex('payment_events_provider_event_key').on(t.provider, t.eventId), index('payment_events_received_idx').on(t.receivedAt)],
+);
+
+/** Cards on file at a provider (Stripe customer + payment method): never a card number. */
+export const savedCards = pgTable(
+  'saved_cards',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    customerId: text('customer_id').notNull(),
+    paymentMethodId: text('payment_method_id').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('saved_cards_method_key').on(t.provider, t.paymentMethodId), index('saved_cards_uid_idx').on(t.uid)],
+);
+
+/** Wallet top-ups by card: credited to the wallet (txRef TopUp) only on the provider's confirmation, once. */
+export const topups = pgTable(
+  'topups',
+  {
+    id: text('id').primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    provider: text('provider').notNull(),
+    amountMinor: minor('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    /** pending, credited or failed. */
+    status: text('status').notNull(),
+    transactionId: text('transaction_id'),
+    createdAt: ms('created_at').notNull(),
+    creditedAt: ms('credited_at'),
+  },
+  (t) => [
+    index('topups_uid_idx').on(t.uid, t.createdAt),
+    check('topups_status_check', sql`${t.status} in ('pending', 'credited', 'failed')`),
+    check('topups_amount_check', sql`${t.amountMinor} > 0`),
   ],
 );

@@ -18,8 +18,14 @@ export type Scope = 'user' | 'address' | 'socket';
 type LimitSpec = {
   /** What it counts, for people reading the table. */
   counts: string;
-  /** The routes it counts, as `METHOD /url` of their declaration; none for the socket limits. */
+  /**
+   * The routes it counts, as `METHOD /url` of their declaration; none for the socket limits. A
+   * payment provider's routes exist only where it is configured: a star for the provider name names them
+   * for every provider.
+   */
   routes: readonly string[];
+  /** Counted instead of the write floor: senders that speak from a few addresses in bursts (payment providers' notifications). */
+  replacesFloor?: true;
 } & Partial<Record<Scope, Allowance>>;
 
 const SECOND = 1000;
@@ -50,6 +56,16 @@ export const RATE_LIMITS = {
     address: per(600, MINUTE),
   },
   upload: { counts: "a parcel's photos", routes: ['POST /api/bookings/:id/photos'], user: per(20, MINUTE), address: per(300, MINUTE) },
+  payment: {
+    counts: 'checkouts, top-ups, card removals and admin refunds (each may call a payment provider)',
+    routes: ['POST /api/payments/*/checkout', 'POST /api/payments/*/complete', 'POST /api/wallet/topup', 'DELETE /api/me/cards/:id', 'POST /api/bookings/:id/refunds'],
+    user: per(30, MINUTE),
+    address: per(300, MINUTE),
+  },
+  // The return from a provider's page asks the provider: per address, whoever comes back.
+  'payment-return': { counts: "returns from a payment provider's page", routes: ['GET /api/payments/*/return'], address: per(120, MINUTE) },
+  // A provider delivers notifications in bursts from a few addresses; each is checked by its signature.
+  'payment-notification': { counts: "payment providers' notifications", routes: ['POST /api/payments/*/webhook'], address: per(6000, MINUTE), replacesFloor: true },
   'socket-open': { counts: 'WebSocket connections opened', routes: ['GET /api/ws'], user: per(60, MINUTE), address: per(600, MINUTE) },
   'open-sockets': { counts: 'WebSocket connections open at once on one server process', routes: [], user: per(10, 0) },
   'socket-messages': { counts: 'messages on one WebSocket', routes: [], socket: per(20, SECOND) },
@@ -59,7 +75,7 @@ export const RATE_LIMITS = {
 export type LimitName = keyof typeof RATE_LIMITS;
 
 /** The limits in force: the table with the operator's changes, each with the scopes the table gives it. */
-export type Limits = { [Name in LimitName]: { counts: string; routes: readonly string[] } & Record<Extract<keyof (typeof RATE_LIMITS)[Name], Scope>, Allowance> };
+export type Limits = { [Name in LimitName]: { counts: string; routes: readonly string[]; replacesFloor?: true } & Record<Extract<keyof (typeof RATE_LIMITS)[Name], Scope>, Allowance> };
 
 /** The operator's changes, by limit and scope. */
 export type RateLimitOverrides = Partial<Record<LimitName, Partial<Record<Scope, Allowance>>>>;
@@ -103,6 +119,9 @@ export function limitsInForce(overrides: RateLimitOverrides): Limits {
 export const allowanceOf = (limits: Limits, name: LimitName, scope: Scope): Allowance | undefined => (limits[name] as Partial<Record<Scope, Allowance>>)[scope];
 
 /** The limit that counts a route (besides the write floor), by `METHOD /url`. */
+/** A payment provider's route, as the table names it for every provider. */
+export const anyProviderRoute = (route: string): string => route.replace(/^(\w+ \/api\/payments\/)[a-z]+\//, '$1*/');
+
 export function limitsByRoute(limits: Limits): Map<string, LimitName> {
   const byRoute = new Map<string, LimitName>();
   for (const name of Object.keys(limits) as LimitName[]) for (const route of limits[name].routes) byRoute.set(route, name);

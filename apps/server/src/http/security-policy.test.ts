@@ -30,6 +30,24 @@ describe('the security policy, built from the configuration', () => {
     expect(directivesOf({ PUBLIC_URL: 'https://rides.example.com' })['upgrade-insecure-requests']).toEqual([]);
   });
 
+  it("adds each configured payment provider's hosts, and nothing without one (issue 18)", () => {
+    const none = directivesOf({});
+    expect(none['script-src']).toBeUndefined();
+    expect(none['frame-src']).toBeUndefined();
+    expect(none['connect-src']).toBeUndefined();
+    const stripe = directivesOf({ STRIPE_SECRET_KEY: 'sk_test_0123456789abcdef', STRIPE_WEBHOOK_SECRET: 'whsec_0123456789abcdef' });
+    expect(stripe['form-action']).toEqual(["'self'", 'https://checkout.example.com', 'https://checkout.stripe.com']);
+    expect(stripe['script-src']).toBeUndefined();
+    const braintree = directivesOf({ BRAINTREE_MERCHANT_ID: 'merchant1', BRAINTREE_PUBLIC_KEY: 'public1', BRAINTREE_PRIVATE_KEY: 'private-key-1' });
+    expect(braintree['script-src']).toEqual(["'self'", 'https://js.braintreegateway.com', 'https://assets.braintreegateway.com']);
+    expect(braintree['frame-src']).toEqual(["'self'", 'https://assets.braintreegateway.com']);
+    expect(braintree['connect-src']).toContain('https://api.sandbox.braintreegateway.com');
+    // An adapter's own declaration, as given.
+    const own = securityHeaders(loadConfig({}), [], [{ formAction: ['https://pay.example/x'], script: ['https://js.pay.example/v1.js'], frame: [], connect: ['https://api.pay.example'] }]);
+    const directives = (own.contentSecurityPolicy as { directives: Directives }).directives;
+    expect([directives['form-action'], directives['script-src'], directives['frame-src'], directives['connect-src']]).toEqual([["'self'", 'https://pay.example'], ["'self'", 'https://js.pay.example'], undefined, ["'self'", 'https://api.pay.example']]);
+  });
+
   it('refuses a tile URL without its {z}/{x}/{y} placeholders', () => {
     expect(() => loadConfig({ MAP_TILE_URL: 'https://tiles.example.org/map.png' })).toThrow(/MAP_TILE_URL/);
   });

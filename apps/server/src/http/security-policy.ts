@@ -1,5 +1,7 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { Config } from '../config';
+import { providerPolicies } from '../providers/payments/in-force';
+import type { PaymentProviderPort } from '../providers/payments/port';
 
 /**
  * The origin a URL template's requests go to: `https://{s}.tile.example.org/{z}/{x}/{y}.png`
@@ -18,15 +20,21 @@ export function originOfTemplate(template: string): string {
  * payment providers' pages, and `upgrade-insecure-requests` only where the public address is
  * https, so the app still works when opened over plain http on a network address.
  */
-export function securityHeaders(config: Config, formTargets: readonly string[] = []): FastifyHelmetOptions {
+export function securityHeaders(config: Config, formTargets: readonly string[] = [], payments: readonly NonNullable<PaymentProviderPort['policy']>[] = providerPolicies(config)): FastifyHelmetOptions {
   const https = config.PUBLIC_URL?.startsWith('https://') ?? false;
+  // Each configured payment provider's hosts (issue 18), and nothing else: none without one.
+  const hosts = (pick: (policy: NonNullable<PaymentProviderPort['policy']>) => string[] | undefined): string[] => [...new Set(payments.flatMap((policy) => (pick(policy) ?? []).map(originOfTemplate)))];
+  const extra = (directive: string, origins: string[]): Record<string, string[]> => (origins.length > 0 ? { [directive]: ["'self'", ...origins] } : {});
   return {
     global: true,
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
         'img-src': ["'self'", 'data:', 'blob:', originOfTemplate(config.MAP_TILE_URL)],
-        'form-action': ["'self'", ...formTargets.map(originOfTemplate)],
+        'form-action': ["'self'", ...new Set([...formTargets.map(originOfTemplate), ...hosts((policy) => policy.formAction)])],
+        ...extra('script-src', hosts((policy) => policy.script)),
+        ...extra('frame-src', hosts((policy) => policy.frame)),
+        ...extra('connect-src', hosts((policy) => policy.connect)),
         'upgrade-insecure-requests': https ? [] : null,
       },
     },

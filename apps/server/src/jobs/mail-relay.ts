@@ -31,9 +31,9 @@ export async function relayMail(db: Db, transport: MailTransport, now: number, b
       .limit(batch)
       .for('update', { skipLocked: true });
     for (const row of due) {
-      const { subject, text } = row.payload;
+      const { subject, text, html } = row.payload;
       try {
-        await transport.send({ to: row.recipient, subject: typeof subject === 'string' ? subject : '', text: typeof text === 'string' ? text : '' });
+        await transport.send({ to: row.recipient, subject: typeof subject === 'string' ? subject : '', text: typeof text === 'string' ? text : '', ...(typeof html === 'string' ? { html } : {}) });
         await tx.update(outbox).set({ deliveredAt: now, attempts: row.attempts + 1, lastError: null }).where(eq(outbox.id, row.id));
         sent += 1;
       } catch (error) {

@@ -17,6 +17,7 @@ import { bookings, chats, otpCodes, outbox, throttleCounters, users } from '../.
 import type { UserRow } from '../../src/modules/users/accounts';
 import { memoryStorage } from '../../src/providers/storage';
 import { drop, pickup, PNG, sedan } from '../fixtures';
+import { fakeProvider, type FakeProvider } from '../fake-payment-provider';
 import { createTestApp, ENGINES, NEAR_PICKUP, type TestApp } from '../harness';
 
 const HOUR_S = 3600;
@@ -317,5 +318,34 @@ describe.skipIf(!redisUrl).each(ENGINES)('two servers on one Redis share the cou
     expectRefused(await speaker(two)(null, 'POST', '/api/auth/register', address, signUpOf()));
     const keys = await redis.keys(`${prefix}:rate-limit:*`);
     expect(keys.some((key) => key.endsWith(`signup:address:${address}`))).toBe(true);
+  });
+});
+
+describe.each(ENGINES)("the payment routes' limits on %s (issues 15 and 18)", (engine) => {
+  let t: TestApp;
+  let fake: FakeProvider;
+  beforeAll(async () => {
+    fake = fakeProvider('paystack');
+    t = await createTestApp(engine, { RATE_LIMIT_OVERRIDES: 'payment.user=1/1h, write.address=2/1h, payment-notification.address=3/1h' }, { paymentProviders: [fake] });
+  });
+  afterAll(() => t.close());
+
+  it("a checkout past the rider's count is refused before the provider is asked", async () => {
+    const rider = await t.makeUser('rider');
+    const start = () => t.request({ method: 'POST', url: '/api/payments/paystack/checkout', as: rider, remoteAddress: freshAddress(), payload: 'order_id=none', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    expect((await start()).statusCode).toBe(404);
+    expectRefused(await start());
+    expect(fake.state.requests).toEqual([]);
+  });
+
+  it("a provider's notifications are counted by their own limit, not the floor of signed-out writes", async () => {
+    const address = freshAddress();
+    const notify = () => {
+      const { payload, headers } = fake.sign({ type: 'ignored', eventId: randomUUID(), providerType: 'charge.updated' });
+      return t.request({ method: 'POST', url: '/api/payments/paystack/webhook', remoteAddress: address, payload, headers });
+    };
+    // Three notifications from one address: past the floor of two signed-out writes, within their own three.
+    for (let i = 0; i < 3; i += 1) expect((await notify()).statusCode).toBe(200);
+    expectRefused(await notify());
   });
 });

@@ -21,6 +21,7 @@ vi.mock('../features/admin/CarTypesPage', async () => ({ CarTypesPage: (await im
 vi.mock('../features/admin/CancelReasonsPage', async () => ({ CancelReasonsPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/AddToWalletPage', async () => ({ AddToWalletPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/WithdrawsPage', async () => ({ WithdrawsPage: (await import('../test/stub-screen')).StubScreen }));
+vi.mock('../features/admin/PaymentsPage', async () => ({ PaymentsPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/SettingsPage', async () => ({ SettingsPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/PromosPage', async () => ({ PromosPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/NotificationsPage', async () => ({ NotificationsPage: (await import('../test/stub-screen')).StubScreen }));

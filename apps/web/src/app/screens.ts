@@ -17,6 +17,7 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/fleetadmins': async () => ({ Component: (await import('../features/admin/UsersPage')).FleetAdminsPage }),
   '/addtowallet': async () => ({ Component: (await import('../features/admin/AddToWalletPage')).AddToWalletPage }),
   '/withdraws': async () => ({ Component: (await import('../features/admin/WithdrawsPage')).WithdrawsPage }),
+  '/payments': async () => ({ Component: (await import('../features/admin/PaymentsPage')).PaymentsPage }),
   '/settings': async () => ({ Component: (await import('../features/admin/SettingsPage')).SettingsPage }),
   '/addbookings': async () => ({ Component: (await import('../features/booking/AddBookingPage')).AddBookingPage }),
   '/promos': async () => ({ Component: (await import('../features/admin/PromosPage')).PromosPage }),

@@ -49,3 +49,6 @@ export const SESSION_STALE_MS = 60_000;
  * unreachable or the first try was still running: the server answers the first result once.
  */
 export const IDEMPOTENT_RETRY_DELAYS_MS = [1000, 3000] as const;
+
+/** How often a booking's payments are asked about again while a refund waits for the provider's answer. */
+export const REFUND_POLL_MS = 3000;

@@ -13,7 +13,7 @@ export const outboxQuerySchema = z.object({
 });
 export type OutboxQuery = z.output<typeof outboxQuerySchema>;
 
-export const mailPayloadSchema = z.object({ subject: z.string(), text: z.string() });
+export const mailPayloadSchema = z.object({ subject: z.string(), text: z.string(), /** An HTML part (a receipt, issue 18). */ html: z.string().optional() });
 export const smsPayloadSchema = z.object({ text: z.string() });
 /** Section 7's push message: title, msg, optionally a screen and its params. */
 export const pushPayloadSchema = z.object({

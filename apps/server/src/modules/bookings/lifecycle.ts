@@ -3,7 +3,8 @@ import type { BookingAction, PaymentMode } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
-import { users } from '../../db/schema';
+import { savedCards, users } from '../../db/schema';
+import { schedule } from '../../jobs/runner';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import type { BookingRow } from '../dispatch/booking-view';
@@ -11,6 +12,7 @@ import { beginDispatch } from '../dispatch/service';
 import { findUser } from '../users/accounts';
 import { newestPosition, plausibleReachPosition, routeDriven } from './before-step';
 import { cancelCharge, rateDriver, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
+import { receiptMail } from './receipt';
 import { referralBonus } from './referral-bonus';
 import { commitStep, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
 
@@ -57,7 +59,7 @@ export async function payBooking(ctx: AppContext, { actor, bookingId, payment_mo
     if (actor.usertype === 'driver' && !booking.prepaid && payment_mode === 'wallet' && booking.tripCostMinor > booking.estimateMinor) throw new AppError('wallet_payment_needs_rider', 'payment_mode');
     return handsOver ? { type: 'awaitPayment' } : { type: 'pay', payment_mode };
   };
-  return commitStep(ctx, { actor, bookingId, action, effects: [settlement, walletPaidAhead, referralBonus], afterWrite: searchWhenPaidAhead(ctx) });
+  return commitStep(ctx, { actor, bookingId, action, effects: [settlement, walletPaidAhead, referralBonus, receiptMail], afterWrite: chargeCardOnFile(ctx) });
 }
 
 /**
@@ -69,7 +71,7 @@ export const payByCardWithin = (ctx: AppContext, tx: Tx, { bookingId, customer, 
     actor: { uid: customer, usertype: 'rider' },
     bookingId,
     action: { type: 'pay', payment_mode: 'card' },
-    effects: [settlement, recordGateway(gateway), referralBonus],
+    effects: [settlement, recordGateway(gateway), referralBonus, receiptMail],
     afterWrite: searchWhenPaidAhead(ctx),
   });
 
@@ -118,6 +120,18 @@ async function acceptingDriver(tx: Tx, uid: string) {
 
 /** The provider that took a card payment, written with the payment. */
 const recordGateway = (gateway: string): StepEffect => () => Promise.resolve({ gateway });
+
+/** The job that charges a card trip handed over to the rider (PENDING) to the rider's card on file, after commit (payments/cards.ts). */
+export const CARD_ON_FILE_JOB = 'payment.card_on_file';
+
+/** A card trip handed over (PENDING) whose rider keeps a card on file: its charge is scheduled with the step. */
+const chargeCardOnFile = (ctx: AppContext) => async (tx: Tx, updated: BookingRow, change: StepChange): Promise<BookingRow> => {
+  const next = await searchWhenPaidAhead(ctx)(tx, updated, change);
+  if (change.plan.to !== 'PENDING' || updated.paymentMode !== 'card') return next;
+  const hasCard = (await tx.select({ id: savedCards.id }).from(savedCards).where(eq(savedCards.uid, updated.customer)).limit(1)).length > 0;
+  if (hasCard) await schedule(tx, CARD_ON_FILE_JOB, change.now, { bookingId: updated.id });
+  return next;
+};
 
 /** A delivery paid ahead becomes NEW: its search for a driver starts in the same transaction. */
 const searchWhenPaidAhead = (ctx: AppContext) => async (tx: Tx, updated: BookingRow, { plan, settings, now }: StepChange): Promise<BookingRow> =>

@@ -3,7 +3,7 @@
  * cancel). Wallet money is credited back in the cancel's transaction; card money is asked back from
  * the provider that took it: the request is written in the cancel's transaction (with a job), the
  * provider is called after commit by the job, and the refund is recorded as succeeded when the
- * provider confirms. One refund per booking (refunds_booking_key): a replay refunds nothing more.
+ * provider confirms. One cancel refund per booking (refunds_booking_cancel_key): a replay refunds nothing more.
  */
 import { fromMinor } from '@rideway/domain';
 import { and, desc, eq } from 'drizzle-orm';
@@ -102,7 +102,7 @@ export async function settleRefund(ctx: AppContext, refundId: number): Promise<v
   const attempts = row.attempts + 1;
   let result: RefundResult;
   try {
-    const provider = refundingProvider(row.provider);
+    const provider = refundingProvider(ctx.config, row.provider);
     if (!provider || row.transactionId === null) throw new Error(`no refund adapter for the provider '${row.provider}'`);
     result = await provider.refund({ transactionId: row.transactionId, amountMinor: row.amountMinor, currency: row.currency, idempotencyKey: `refund-${String(row.id)}` });
   } catch (error) {

@@ -7,6 +7,8 @@ import { bookingView, payBooking } from '../bookings';
 import { checkoutPage, resultPage } from './page';
 import { isTestProviderOn } from '../../providers/payments/in-force';
 import { cardPaymentForm, confirmTestPayment, TEST_CHECKOUT_PATH, TEST_COMPLETE_PATH, testCheckout } from './service';
+import { paymentAccountRoutes } from './account-routes';
+import { providerRoutes } from './provider-routes';
 import { newSecret } from './signing';
 
 /**
@@ -29,6 +31,9 @@ export async function paymentRoutes(app: RouteApp, ctx: AppContext): Promise<voi
     if (actor.usertype === 'rider' && payment_mode === 'card') return cardPaymentForm(ctx, actor, request.params.id);
     return bookingView(await payBooking(ctx, { actor, bookingId: request.params.id, payment_mode }), actor);
   });
+
+  providerRoutes(app, ctx);
+  paymentAccountRoutes(app, ctx);
 
   if (!(await isTestProviderOn(ctx.db, ctx.config))) return;
 

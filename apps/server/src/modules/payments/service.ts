@@ -1,28 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import type { PaymentForm, TestCheckout, TestConfirmation } from '@rideway/contract';
-import { fromMinor, toMinor, type BookingStatus } from '@rideway/domain';
-import { and, eq } from 'drizzle-orm';
+import { fromMinor, toMinor } from '@rideway/domain';
+import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { bookings, payments } from '../../db/schema';
+import { bookings } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { isTestProviderOn, providersInForce } from '../../providers/payments/in-force';
 import { testProvider } from '../../providers/payments/test-provider';
-import { afterStep, payByCardWithin, PROVIDER_PAYMENT_STATUSES } from '../bookings';
+import type { PaymentEvent } from '../../providers/payments/port';
+import { applyPaymentEvent } from './confirm';
+import { isCardPayable } from './payable';
 import { getSettings } from '../settings/service';
 import { sign, verify, type Confirmation } from './signing';
 
 export { TEST_CHECKOUT_PATH, TEST_COMPLETE_PATH } from '../../providers/payments/test-provider';
-/** A rider may also pay a trip by card straight from REACHED (decisions.md, payment paths). */
-const CARD_PAYABLE: readonly BookingStatus[] = [...PROVIDER_PAYMENT_STATUSES, 'REACHED'];
-
 type BookingRow = typeof bookings.$inferSelect;
 
 /** The caller's own booking that a card may pay now: another's or a missing one is not found. */
-async function ownCardPayableBooking(ctx: AppContext, actor: Actor, bookingId: string | undefined): Promise<BookingRow> {
+export async function ownCardPayableBooking(ctx: AppContext, actor: Actor, bookingId: string | undefined): Promise<BookingRow> {
   const booking = bookingId ? (await ctx.db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1))[0] : undefined;
   if (!booking || booking.customer !== actor.uid) throw new AppError('not_found');
-  if (!CARD_PAYABLE.includes(booking.status as BookingStatus) || (booking.prepaid && booking.status !== 'PAYMENT_PENDING')) throw new AppError('invalid_transition');
+  if (!isCardPayable(booking)) throw new AppError('invalid_transition');
   return booking;
 }
 
@@ -96,10 +95,9 @@ export async function confirmTestPayment(ctx: AppContext, secret: string, actor:
 }
 
 /**
- * The confirmation path every provider uses: a signed result for a transaction. Idempotent (a
- * transaction is recorded once, a repeat changes nothing); amount and currency must match the
- * booking; a declined payment leaves the booking payable. A success pays the booking in the same
- * transaction as the payment's record.
+ * The test provider's signed confirmation, one more source of a PaymentEvent for the shared
+ * confirmation path (confirm.ts). A transaction is confirmed once: its event id is the
+ * transaction's, so a declined one stays declined and a repeat changes nothing.
  */
 export async function confirmPayment(ctx: AppContext, secret: string, form: TestConfirmation): Promise<{ outcome: Confirmation['outcome']; bookingId: string }> {
   const { outcome } = form;
@@ -112,27 +110,16 @@ export async function confirmPayment(ctx: AppContext, secret: string, form: Test
   };
   // An unsigned or altered confirmation is not one the provider sent.
   if ((outcome !== 'succeeded' && outcome !== 'declined') || !verify(secret, confirmation, form.signature)) throw new AppError('validation_error', 'signature');
-  const result = await ctx.db.transaction(async (tx) => {
-    const recorded = await tx
-      .insert(payments)
-      .values({ bookingId: confirmation.orderId, provider: testProvider.name, transactionId: confirmation.transactionId, amountMinor: confirmation.amountMinor, currency: confirmation.currency, outcome: confirmation.outcome, at: ctx.now() })
-      .onConflictDoNothing()
-      .returning({ id: payments.id });
-    if (recorded.length === 0) {
-      // A transaction already confirmed keeps its first outcome: a declined one stays declined.
-      const first = (await tx.select({ outcome: payments.outcome }).from(payments).where(and(eq(payments.provider, testProvider.name), eq(payments.transactionId, confirmation.transactionId))).limit(1))[0];
-      return { outcome: first?.outcome === 'succeeded' ? ('succeeded' as const) : ('declined' as const), bookingId: confirmation.orderId };
-    }
-    if (confirmation.outcome === 'declined') return { outcome: confirmation.outcome, bookingId: confirmation.orderId };
-    const booking = (await tx.select().from(bookings).where(eq(bookings.id, confirmation.orderId)).for('update'))[0];
-    const settings = await getSettings(tx);
-    if (!booking || booking.customerPaidMinor !== confirmation.amountMinor || settings.code !== confirmation.currency) throw new AppError('amount_mismatch');
-    const paid = await payByCardWithin(ctx, tx, { bookingId: booking.id, customer: booking.customer, gateway: testProvider.name });
-    return { outcome: confirmation.outcome, bookingId: booking.id, paid };
-  });
-  if ('paid' in result && result.paid) {
-    await afterStep(ctx, result.paid);
-    return { outcome: result.outcome, bookingId: result.bookingId };
-  }
-  return result;
+  const event: PaymentEvent = {
+    type: confirmation.outcome === 'succeeded' ? 'payment_succeeded' : 'payment_failed',
+    eventId: `test:${confirmation.transactionId}`,
+    reference: confirmation.orderId,
+    transactionId: confirmation.transactionId,
+    amountMinor: confirmation.amountMinor,
+    currency: confirmation.currency,
+  };
+  const result = await applyPaymentEvent(ctx, testProvider.name, event, 'test');
+  if (result.outcome === 'mismatch') throw new AppError('amount_mismatch');
+  const paid = result.outcome === 'paid' || result.outcome === 'duplicate';
+  return { outcome: paid ? 'succeeded' : 'declined', bookingId: confirmation.orderId };
 }

@@ -15,6 +15,8 @@ export const DEFAULT_SETTINGS: Settings = {
   CarHornRepeat: false,
   convert_to_mile: false,
   fareMarginPercent: 30,
+  topupMaxPerDay: 500,
+  topupCountPerDay: 5,
   bank_fields: true,
   driverRadius: DEFAULT_DRIVER_RADIUS,
   license: '',

@@ -10,6 +10,9 @@ import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
 import { serverSecrets } from '../../db/schema';
 import type { PaymentProviderPort } from './port';
+import { braintreeProvider, braintreeSecurityPolicy, isBraintreeConfigured } from './braintree';
+import { paypalCheckoutOrigins, paypalProvider } from './paypal';
+import { STRIPE_CHECKOUT_ORIGIN, stripeProvider } from './stripe';
 import { testProvider } from './test-provider';
 
 /** The server_secrets row the demo seeder writes: this database holds demo data. */
@@ -41,15 +44,65 @@ export function isTestProviderOn(db: Db, config: Pick<Config, 'PAYMENT_TEST_PROV
   return answer;
 }
 
-/** The providers that take card payments here, in the order /get_providers lists them; none when empty. */
-export async function providersInForce(db: Db, config: Pick<Config, 'PAYMENT_TEST_PROVIDER'>): Promise<PaymentProviderPort[]> {
-  return (await isTestProviderOn(db, config)) ? [testProvider] : [];
+/**
+ * The real providers configured here, in /get_providers order (stripe, paypal, braintree), each
+ * built once per configuration; then the extra adapters a test gave `buildApp` (never production
+ * configuration).
+ */
+export function configuredProviders(config: Config): PaymentProviderPort[] {
+  let built = adapters.get(config);
+  if (!built) {
+    built = [
+      ...(config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET ? [stripeProvider(config)] : []),
+      ...(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET ? [paypalProvider(config)] : []),
+      ...(isBraintreeConfigured(config) ? [braintreeProvider(config)] : []),
+    ];
+    adapters.set(config, built);
+  }
+  return [...built, ...(extras.get(config) ?? [])];
+}
+
+const adapters = new WeakMap<Config, PaymentProviderPort[]>();
+const extras = new WeakMap<Config, PaymentProviderPort[]>();
+
+/** Test-only: adapters (an in-test fake of the port) added after the configured ones, for the app built with this configuration. */
+export function addExtraProviders(config: Config, providers: readonly PaymentProviderPort[]): void {
+  if (providers.length > 0) extras.set(config, [...(extras.get(config) ?? []), ...providers]);
+}
+
+/** The providers that take card payments here, in the order /get_providers lists them (test when on, stripe, paypal, braintree); none when empty. */
+export async function providersInForce(db: Db, config: Config): Promise<PaymentProviderPort[]> {
+  return [...((await isTestProviderOn(db, config)) ? [testProvider] : []), ...configuredProviders(config)];
+}
+
+/** The provider of this name that takes payments here, or undefined. */
+export async function providerInForce(db: Db, config: Config, name: string): Promise<PaymentProviderPort | undefined> {
+  return (await providersInForce(db, config)).find((provider) => provider.name === name);
 }
 
 /**
  * The adapter that gives back money a provider took, by name, whether or not it takes new
  * payments: a payment taken through the test provider is refunded through it.
  */
-export function refundingProvider(name: string): PaymentProviderPort | undefined {
-  return name === testProvider.name ? testProvider : undefined;
+export function refundingProvider(config: Config, name: string): PaymentProviderPort | undefined {
+  return name === testProvider.name ? testProvider : configuredProviders(config).find((provider) => provider.name === name);
+}
+
+/**
+ * The hosts each configured provider's browser side needs (the security policy): the adapter's
+ * own `policy`, else what its file documents (Stripe Checkout's and PayPal's hosted pages, where
+ * the checkout route redirects a posted form; Braintree Drop-in's script, frames and calls).
+ */
+export function providerPolicies(config: Config): NonNullable<PaymentProviderPort['policy']>[] {
+  return configuredProviders(config).map((provider) => provider.policy ?? documentedPolicy(config, provider.name));
+}
+
+function documentedPolicy(config: Config, name: string): NonNullable<PaymentProviderPort['policy']> {
+  if (name === 'stripe') return { formAction: [STRIPE_CHECKOUT_ORIGIN] };
+  if (name === 'paypal') return { formAction: paypalCheckoutOrigins(config) };
+  if (name === 'braintree') {
+    const policy = braintreeSecurityPolicy(config.BRAINTREE_ENVIRONMENT);
+    return { script: policy.scriptSrc, frame: policy.frameSrc, connect: policy.connectSrc };
+  }
+  return {};
 }

@@ -72,6 +72,9 @@ export type PaymentEvent =
   /** A notification the platform does not act on (another event type): acknowledged and recorded. */
   | { type: 'ignored'; eventId: string; providerType: string };
 
+/** A payment's success, as `chargeSavedCard` answers it (Extract on the union's `type` alone would be `never`, its member's type being a union). */
+export type PaymentSucceeded = Extract<PaymentEvent, { reference: string }> & { type: 'payment_succeeded' };
+
 /** A card on file at the provider (Stripe: customer + payment method). Never a card number. */
 export type SavedCard = { customerId: string; paymentMethodId: string; brand: string; last4: string; expMonth: number; expYear: number };
 
@@ -117,7 +120,7 @@ export class NotificationSignatureError extends Error {
 
 /** The result of charging a saved card without the rider (Stripe off-session). */
 export type OffSessionCharge =
-  | { status: 'succeeded'; event: Extract<PaymentEvent, { type: 'payment_succeeded' }> }
+  | { status: 'succeeded'; event: PaymentSucceeded }
   /** The bank asks the rider to authenticate: the booking stays payable with a checkout link. */
   | { status: 'requires_action' }
   | { status: 'failed'; reason: string };
@@ -142,4 +145,11 @@ export type PaymentProviderPort = {
   /** Removes a saved card at the provider (the rider removed it on the profile). */
   removeSavedCard?: (card: SavedCard) => Promise<void>;
   refund: (request: RefundRequest) => Promise<RefundResult>;
+  /**
+   * The provider's hosts the browser needs, added to the security policy from the configuration
+   * (http/security-policy.ts): where a checkout form is posted or redirected (`form-action`), its
+   * browser script (`script-src`), its frames (`frame-src`) and what that script calls
+   * (`connect-src`). Origins only, e.g. `https://checkout.stripe.com`.
+   */
+  policy?: { formAction?: string[]; script?: string[]; frame?: string[]; connect?: string[] };
 };

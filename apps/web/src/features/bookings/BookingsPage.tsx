@@ -35,6 +35,12 @@ function BookingCard({ booking, me }: { booking: Booking; me: User }) {
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2, justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}>
         <BookingActions booking={booking} me={me} />
+        {me.usertype === 'admin' && (booking.status === 'PAID' || booking.status === 'COMPLETE') && booking.payment_mode !== 'cash' && (
+          // The refund form is on the booking's page, beside its payments and refunds (issue 18).
+          <Button component={RouterLink} to={`/bookings/${booking.id}`} size="small" color="warning">
+            {t('refund')}
+          </Button>
+        )}
         <Button component={RouterLink} to={`/bookings/${booking.id}`} size="small">
           {t('open_booking')}
         </Button>

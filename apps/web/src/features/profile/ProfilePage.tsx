@@ -8,6 +8,7 @@ import { AlertDialog } from '../../components/AlertDialog';
 import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
 import { ME, useMe } from '../../api/session';
+import { SavedCardsCard } from './SavedCardsCard';
 import { WalletCard } from './WalletCard';
 
 /** A driver's own sections below the wallet (its earnings and withdraws), passed in by the app. */
@@ -56,7 +57,8 @@ function ProfileForm({ me, driverCards }: { me: User; driverCards: DriverCards }
       </Stack>
       {(me.usertype === 'rider' || me.usertype === 'driver') && (
         <Stack spacing={2} sx={{ mt: 3 }}>
-          <WalletCard />
+          <WalletCard canTopUp={me.usertype === 'rider'} />
+          {me.usertype === 'rider' && <SavedCardsCard />}
           {me.usertype === 'driver' && driverCards(me)}
         </Stack>
       )}

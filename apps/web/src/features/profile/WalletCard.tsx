@@ -6,9 +6,10 @@ import { WALLET_HISTORY_SHOWN } from '../../config/ui-constants';
 import { dateTimeText } from '../../utils/date-text';
 import { SectionCard } from '../../components/SectionCard';
 import { useMoney } from '../../hooks/use-money';
+import { TopUpForm } from './TopUpForm';
 
-/** The own wallet: balance and its history, refreshed when a ledger entry arrives live. */
-export function WalletCard() {
+/** The own wallet: balance and its history, refreshed when a ledger entry arrives live; a rider tops it up by card. */
+export function WalletCard({ canTopUp = false }: { canTopUp?: boolean }) {
   const { t, i18n } = useTranslation();
   const money = useMoney();
   const wallet = useWallet();
@@ -20,6 +21,7 @@ export function WalletCard() {
       <Typography variant="h4" component="p" data-testid="wallet-balance" sx={{ fontWeight: 700, mb: 1 }}>
         {wallet.data ? money(wallet.data.walletBalance) : '…'}
       </Typography>
+      {canTopUp && <TopUpForm />}
       {wallet.data?.walletHistory.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
       <List dense aria-label={t('wallet_history')}>
         {wallet.data?.walletHistory.slice(0, WALLET_HISTORY_SHOWN).map((entry) => (

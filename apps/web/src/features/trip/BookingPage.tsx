@@ -14,6 +14,7 @@ import { BookingActions } from '../../components/booking-actions/BookingActions'
 import { dateTimeText } from '../../utils/date-text';
 import { StatusChip } from '../../components/StatusChip';
 import { ParcelPhotos } from './ParcelPhotos';
+import { PaymentPanel } from './PaymentPanel';
 import { useSharing } from '../../hooks/sharing';
 import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
@@ -67,6 +68,7 @@ function TripDetails({ booking, me }: { booking: Booking; me: User }) {
         <Box sx={{ mt: 2 }}>
           <BookingActions booking={booking} me={me} />
         </Box>
+        {(me.usertype === 'rider' || me.usertype === 'admin') && <PaymentPanel booking={booking} me={me} />}
       </CardContent>
     </Card>
   );

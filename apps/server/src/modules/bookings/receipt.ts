@@ -1,0 +1,68 @@
+/**
+ * Receipts (issue 18): on PAID the rider is mailed an HTML receipt through the outbox, in the
+ * step's transaction, with the fare breakdown, the payment method and the operator's company
+ * details from the settings; the same receipt (with any refunds since) can be downloaded.
+ */
+import type { Settings } from '@rideway/contract';
+import { fromMinor } from '@rideway/domain';
+import { asc, eq } from 'drizzle-orm';
+import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { bookings, refunds, users } from '../../db/schema';
+import type { Actor } from '../../http/actor';
+import { AppError } from '../../http/app-error';
+import type { BookingRow } from '../dispatch/booking-view';
+import { enqueue } from '../outbox/service';
+import { getSettings } from '../settings/service';
+import type { StepEffect } from './step';
+
+const escape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const when = (ms: number | null): string => (ms === null ? '' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+
+type RefundLine = { amountMinor: number; currency: string; status: string; createdAt: number };
+
+/** The way the rider paid, as the receipt says it. */
+const methodOf = (booking: BookingRow): string =>
+  booking.paymentMode === 'card' ? `Card${booking.gateway ? ` (${booking.gateway})` : ''}` : booking.paymentMode === 'wallet' ? 'Wallet' : 'Cash';
+
+/** The receipt of a paid booking: a subject, a plain text and an HTML version. */
+export function receiptOf(booking: BookingRow, settings: Settings, refundLines: RefundLine[] = []): { subject: string; text: string; html: string } {
+  const money = (minor: number) => `${settings.symbol}${fromMinor(minor).toFixed(2)} ${settings.code}`;
+  const rows: [string, string][] = [
+    ['Booking', booking.reference],
+    ['Date', when(booking.tripEndTime ?? booking.tripdate)],
+    ['From', booking.pickup.add],
+    ['To', booking.drop.add],
+    ['Car type', booking.carType],
+    ['Trip cost', money(booking.tripCostMinor)],
+    ['Of which convenience fee', money(booking.convenienceFeesMinor)],
+    ...(booking.discountMinor > 0 ? [['Discount', `-${money(booking.discountMinor)}`] as [string, string]] : []),
+    ['Total paid', money(booking.customerPaidMinor)],
+    ['Payment method', methodOf(booking)],
+    ...refundLines.map((refund): [string, string] => [`Refund (${refund.status}, ${when(refund.createdAt)})`, `-${money(refund.amountMinor)}`]),
+  ];
+  const company = [settings.CompanyName, settings.CompanyWebsite, settings.contact_email].filter((part) => part.trim() !== '');
+  const subject = `${settings.appName} receipt for booking ${booking.reference}`;
+  const text = `${rows.map(([label, value]) => `${label}: ${value}`).join('\n')}\n\n${company.join('\n')}`;
+  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(subject)}</title></head><body style="font-family:system-ui,sans-serif;color:#1c2733"><h1 style="font-size:1.3rem">${escape(settings.appName)}: receipt</h1><table id="receipt" style="border-collapse:collapse">${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:.3rem 1rem .3rem 0">${escape(label)}</th><td style="padding:.3rem 0">${escape(value)}</td></tr>`).join('')}</table><p style="color:#5b6670">${company.map(escape).join('<br>')}</p></body></html>`;
+  return { subject, text, html };
+}
+
+/** PAID: the receipt is mailed to the rider (when the rider has an email), with the step. */
+export const receiptMail: StepEffect = async (tx, { booking, plan, columns, settings, now }) => {
+  if (plan.to !== 'PAID') return undefined;
+  const rider = (await tx.select({ email: users.email }).from(users).where(eq(users.id, booking.customer)).limit(1))[0];
+  if (!rider?.email) return undefined;
+  await enqueue(tx, { channel: 'mail', recipient: rider.email, payload: receiptOf({ ...booking, ...columns }, settings) }, now);
+  return undefined;
+};
+
+/** GET /api/bookings/:id/receipt: the rider's own paid booking, or any for an admin; the same receipt, with refunds since. */
+export async function bookingReceipt(ctx: AppContext, actor: Actor, bookingId: string): Promise<string> {
+  const db: Db | Tx = ctx.db;
+  const booking = (await db.select().from(bookings).where(eq(bookings.id, bookingId)).limit(1))[0];
+  const visible = booking && (actor.usertype === 'admin' || booking.customer === actor.uid);
+  if (!booking || !visible || (booking.status !== 'PAID' && booking.status !== 'COMPLETE')) throw new AppError('not_found');
+  const lines = await db.select().from(refunds).where(eq(refunds.bookingId, bookingId)).orderBy(asc(refunds.id));
+  return receiptOf(booking, await getSettings(db), lines.filter((line) => line.status !== 'failed')).html;
+}

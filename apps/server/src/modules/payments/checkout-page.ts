@@ -1,0 +1,36 @@
+import type { Checkout } from '../../providers/payments/port';
+
+/** The small pages of a provider's checkout that is not a plain redirect: a form posted on, or a provider's browser script. */
+
+const escape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The script every such page loads from this origin (the security policy allows no inline script). */
+export const CHECKOUT_SCRIPT_PATH = '/api/payments/checkout.js';
+
+/**
+ * Braintree's Drop-in comes from Braintree's own domain (its browser script accepts only
+ * Braintree's domains; the security policy allows its hosts when Braintree is configured).
+ */
+const CLIENT_SCRIPTS: Record<string, string> = { braintree: 'https://js.braintreegateway.com/web/dropin/1.43.0/js/dropin.min.js' };
+
+const layout = (title: string, body: string, scripts: string[]): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>${scripts.map((src) => `<script src="${escape(src)}" defer></script>`).join('')}</head><body><main>${body}</main></body></html>`;
+
+/** A `form` checkout: posted on to the provider at once by the script, or by the button without it. */
+export function autoPostPage(checkout: Extract<Checkout, { kind: 'form' }>): string {
+  const inputs = Object.entries(checkout.fields).map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('');
+  return layout('Payment', `<form id="checkout" data-autopost="1" method="post" action="${escape(checkout.action)}">${inputs}<button type="submit">Continue to payment</button></form>`, [CHECKOUT_SCRIPT_PATH]);
+}
+
+/** A `client` checkout: the provider's browser script takes the card with the client token and gives a nonce, posted to our `complete`. */
+export function clientPage(provider: string, checkout: Extract<Checkout, { kind: 'client' }>, attemptId: string): string {
+  const script = CLIENT_SCRIPTS[provider];
+  return layout(
+    'Payment',
+    `<div id="payment-container" data-client-token="${escape(checkout.clientToken)}"></div><form id="checkout" method="post" action="/api/payments/${escape(provider)}/complete"><input type="hidden" name="attempt" value="${escape(attemptId)}"><input type="hidden" name="payment_method_nonce" value=""><button type="submit">Pay</button></form>`,
+    [...(script ? [script] : []), CHECKOUT_SCRIPT_PATH],
+  );
+}
+
+/** Posts a `form` checkout on; hands a client token to Braintree's Drop-in and posts its nonce. */
+export const CHECKOUT_SCRIPT = `(function(){var form=document.getElementById('checkout');if(!form)return;if(form.dataset.autopost){form.submit();return;}var box=document.getElementById('payment-container');if(!box||!window.braintree||!window.braintree.dropin)return;window.braintree.dropin.create({authorization:box.dataset.clientToken,container:box},function(error,instance){if(error)return;form.addEventListener('submit',function(event){if(form.elements.payment_method_nonce.value)return;event.preventDefault();instance.requestPaymentMethod(function(failed,payload){if(failed)return;form.elements.payment_method_nonce.value=payload.nonce;form.submit();});});});})();`;

@@ -1,0 +1,38 @@
+import type { GridColDef } from '@mui/x-data-grid';
+import { Stack } from '@mui/material';
+import { useTranslation } from 'react-i18next';
+import { usePaymentEvents, usePaymentProvidersForAdmin, type PaymentEventRow, type ProviderForAdmin } from '../../api/payments';
+import { useMoney } from '../../hooks/use-money';
+import { dateTimeText } from '../../utils/date-text';
+import { providerLabel } from '../../utils/payment-providers';
+import { CrudTable } from './CrudTable';
+
+type ProviderRow = ProviderForAdmin & { id: string };
+type EventRow = Omit<PaymentEventRow, 'id'> & { id: string };
+
+/** Issue 18's payments page: the providers configured (test or live) with the webhook URL to paste into each, and the latest notifications. */
+export function PaymentsPage() {
+  const { t, i18n } = useTranslation();
+  const money = useMoney();
+  const providers = usePaymentProvidersForAdmin();
+  const events = usePaymentEvents();
+  const providerColumns: GridColDef<ProviderRow>[] = [
+    { field: 'name', headerName: t('payment_providers'), width: 140, valueFormatter: (value: string) => providerLabel(value) },
+    { field: 'testMode', headerName: t('test_mode'), width: 120, valueFormatter: (value: boolean) => (value ? t('test_mode') : t('live_mode')) },
+    { field: 'webhookUrl', headerName: t('webhook_url'), minWidth: 280, flex: 1 },
+  ];
+  const eventColumns: GridColDef<EventRow>[] = [
+    { field: 'receivedAt', headerName: t('date'), type: 'number', width: 170, valueFormatter: (value: number) => dateTimeText(value, i18n.language) },
+    { field: 'provider', headerName: t('payment_providers'), width: 120, valueFormatter: (value: string) => providerLabel(value) },
+    { field: 'type', headerName: 'type', width: 170 },
+    { field: 'reference', headerName: t('booking_id'), minWidth: 140, flex: 1 },
+    { field: 'amount', headerName: t('amount'), type: 'number', width: 110, valueFormatter: (value: number | null) => (value === null ? '' : money(value)) },
+    { field: 'outcome', headerName: t('event_outcome'), width: 140 },
+  ];
+  return (
+    <Stack spacing={3}>
+      <CrudTable title={t('payment_providers')} rows={providers.data?.map((row) => ({ ...row, id: row.name }))} columns={providerColumns} emptyText={t('no_provider_found')} exportName="payment-providers" />
+      <CrudTable title={t('latest_payment_events')} rows={events.data?.map((row) => ({ ...row, id: String(row.id) }))} columns={eventColumns} emptyText={t('no_data_available')} exportName="payment-events" />
+    </Stack>
+  );
+}
