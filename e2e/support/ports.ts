@@ -7,3 +7,5 @@ export const DEMO_PORT = PORT + 2;
 export const TILES_PORT = PORT + 3;
 /** A platform of its own with Stripe configured against the local Stripe stand-in (issue 18). */
 export const STRIPE_PORT = PORT + 4;
+/** A platform of its own with PayPal configured against the local PayPal stand-in (issue 18). */
+export const PAYPAL_PORT = PORT + 5;

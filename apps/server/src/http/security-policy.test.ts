@@ -42,6 +42,9 @@ describe('the security policy, built from the configuration', () => {
     expect(braintree['script-src']).toEqual(["'self'", 'https://js.braintreegateway.com', 'https://assets.braintreegateway.com']);
     expect(braintree['frame-src']).toEqual(["'self'", 'https://assets.braintreegateway.com']);
     expect(braintree['connect-src']).toContain('https://api.sandbox.braintreegateway.com');
+    // Drop-in's card images, beside the map tiles; nobody else's.
+    expect(braintree['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org', 'https://assets.braintreegateway.com']);
+    expect(stripe['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org']);
     // An adapter's own declaration, as given.
     const own = securityHeaders(loadConfig({}), [], [{ formAction: ['https://pay.example/x'], script: ['https://js.pay.example/v1.js'], frame: [], connect: ['https://api.pay.example'] }]);
     const directives = (own.contentSecurityPolicy as { directives: Directives }).directives;

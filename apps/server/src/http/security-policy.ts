@@ -30,7 +30,7 @@ export function securityHeaders(config: Config, formTargets: readonly string[] =
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
-        'img-src': ["'self'", 'data:', 'blob:', originOfTemplate(config.MAP_TILE_URL)],
+        'img-src': ["'self'", 'data:', 'blob:', ...new Set([originOfTemplate(config.MAP_TILE_URL), ...hosts((policy) => policy.image)])],
         'form-action': ["'self'", ...new Set([...formTargets.map(originOfTemplate), ...hosts((policy) => policy.formAction)])],
         ...extra('script-src', hosts((policy) => policy.script)),
         ...extra('frame-src', hosts((policy) => policy.frame)),

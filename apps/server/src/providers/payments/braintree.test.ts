@@ -114,6 +114,7 @@ describe('braintree adapter: configuration', () => {
       script: ['https://js.braintreegateway.com', 'https://assets.braintreegateway.com'],
       frame: ['https://assets.braintreegateway.com'],
       connect: ['https://api.sandbox.braintreegateway.com', 'https://client-analytics.sandbox.braintreegateway.com', 'https://payments.sandbox.braintree-api.com'],
+      image: ['https://assets.braintreegateway.com'],
     });
   });
 });

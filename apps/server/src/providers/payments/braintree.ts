@@ -286,8 +286,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
     parseNotification,
     lookup,
     refund,
-    // The port's policy has no img-src or style-src: helmet's default style-src allows inline
-    // styles, and Drop-in's card icons are inline SVG (data: is allowed).
-    policy: { script: browser.scriptSrc, frame: browser.frameSrc, connect: browser.connectSrc },
+    // No style-src: helmet's default style-src allows inline styles; data: images are allowed already.
+    policy: { script: browser.scriptSrc, frame: browser.frameSrc, connect: browser.connectSrc, image: browser.imgSrc.filter((source) => source !== 'data:') },
   };
 }

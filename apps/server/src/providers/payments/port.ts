@@ -151,5 +151,5 @@ export type PaymentProviderPort = {
    * browser script (`script-src`), its frames (`frame-src`) and what that script calls
    * (`connect-src`). Origins only, e.g. `https://checkout.stripe.com`.
    */
-  policy?: { formAction?: string[]; script?: string[]; frame?: string[]; connect?: string[] };
+  policy?: { formAction?: string[]; script?: string[]; frame?: string[]; connect?: string[]; image?: string[] };
 };
