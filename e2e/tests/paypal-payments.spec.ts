@@ -1,8 +1,9 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { startPaypal, type PaypalStandIn } from '../../apps/server/test/stand-ins/paypal';
 import { startPlatform } from '../support/platform';
 import { PAYPAL_PORT } from '../support/ports';
 import { apiSignIn, signIn } from '../support/session';
+import { pendingCardTrip } from '../support/trips';
 
 /**
  * Issue 18's browser test for PayPal, on a platform of its own with PayPal configured against the
@@ -12,8 +13,6 @@ import { apiSignIn, signIn } from '../support/session';
 const origin = `http://127.0.0.1:${String(PAYPAL_PORT)}`;
 test.use({ baseURL: origin });
 
-const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
-const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
 const shot = (name: string) => `test-results/paypal-${name}-1280.png`;
 
 let paypal: PaypalStandIn;
@@ -35,21 +34,6 @@ test.afterAll(async () => {
   platform?.stop();
   await paypal.close();
 });
-
-/** A demo rider's card trip, run through the API by a demo driver to the point where the rider pays (PENDING). */
-async function pendingCardTrip(request: APIRequestContext, rider: string): Promise<{ id: string; customer_paid: number; status: string }> {
-  const riderAuth = await apiSignIn(request, rider);
-  const driver = await apiSignIn(request, 'driver1@rideway.demo');
-  const booked = await request.post('/api/bookings', { headers: riderAuth, data: { pickup, drop, carType: 'Economy', payment_mode: 'card' } });
-  expect(booked.status()).toBe(201);
-  const booking = await booked.json();
-  for (const step of ['accept', 'arrive', 'start', 'reach']) {
-    expect((await request.post(`/api/bookings/${booking.id}/${step}`, { headers: driver, data: {} })).status(), step).toBe(200);
-  }
-  const handOver = await request.post(`/api/bookings/${booking.id}/pay`, { headers: driver, data: { payment_mode: 'card' } });
-  expect(handOver.status()).toBe(200);
-  return handOver.json();
-}
 
 test('a rider pays a card trip on PayPal\'s hosted approval page, comes back paid and opens the receipt', async ({ page, request }) => {
   const booking = await pendingCardTrip(request, 'rider1@rideway.demo');

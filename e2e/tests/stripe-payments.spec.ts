@@ -1,8 +1,9 @@
-import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startStripe, type StripeStandIn } from '../../apps/server/test/stand-ins/stripe';
 import { startPlatform } from '../support/platform';
 import { STRIPE_PORT } from '../support/ports';
 import { apiSignIn, signIn } from '../support/session';
+import { pendingCardTrip } from '../support/trips';
 
 /**
  * Issue 18's browser tests, on a platform of its own with Stripe configured against the local
@@ -14,8 +15,6 @@ const origin = `http://127.0.0.1:${String(STRIPE_PORT)}`;
 test.use({ baseURL: origin });
 test.describe.configure({ mode: 'serial' });
 
-const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
-const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
 const shot = (name: string) => `test-results/stripe-${name}-1280.png`;
 
 let stripe: StripeStandIn;
@@ -33,21 +32,6 @@ test.afterAll(async () => {
   platform?.stop();
   await stripe.close();
 });
-
-/** A demo rider's card trip, run through the API by a demo driver to the point where the rider pays (PENDING). */
-async function pendingCardTrip(request: APIRequestContext, rider: string): Promise<{ id: string; customer_paid: number; status: string }> {
-  const riderAuth = await apiSignIn(request, rider);
-  const driver = await apiSignIn(request, 'driver1@rideway.demo');
-  const booked = await request.post('/api/bookings', { headers: riderAuth, data: { pickup, drop, carType: 'Economy', payment_mode: 'card' } });
-  expect(booked.status()).toBe(201);
-  const booking = await booked.json();
-  for (const step of ['accept', 'arrive', 'start', 'reach']) {
-    expect((await request.post(`/api/bookings/${booking.id}/${step}`, { headers: driver, data: {} })).status(), step).toBe(200);
-  }
-  const handOver = await request.post(`/api/bookings/${booking.id}/pay`, { headers: driver, data: { payment_mode: 'card' } });
-  expect(handOver.status()).toBe(200);
-  return handOver.json();
-}
 
 /** From the rider's bookings: Pay now, Stripe (optionally keeping the card), Stripe's page with the success card, and back. */
 async function payWithStripe(page: Page, booking: { id: string; customer_paid: number }, name: string, saveCard = false): Promise<void> {
