@@ -9,3 +9,5 @@ export const TILES_PORT = PORT + 3;
 export const STRIPE_PORT = PORT + 4;
 /** A platform of its own with PayPal configured against the local PayPal stand-in (issue 18). */
 export const PAYPAL_PORT = PORT + 5;
+/** A platform of its own with MAPS_PROVIDER=google against the local Google stand-in: Google's map and Places sessions (issue 16). */
+export const GOOGLE_MAPS_PORT = PORT + 9;

@@ -51,7 +51,7 @@ test('registration refused by section 5 shows the key in the Alert dialog and ke
 
 test('a visitor opening /profile is sent to /login', async ({ page }) => {
   await page.goto('/profile');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fprofile$/);
 });
 
 for (const width of [375, 1280]) {

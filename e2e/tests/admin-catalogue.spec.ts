@@ -5,7 +5,7 @@ import { apiSignIn, signIn } from '../support/session';
 /** Issue 7, sections 2 and 3: the car type and cancellation reason tables. */
 const PNG = fileURLToPath(new URL('../../apps/web/public/icons/icon-192.png', import.meta.url));
 
-test('an admin creates a car type with an image, edits a fare in its cell, and a rider then sees it in the booking form', async ({ page, browser, request }) => {
+test('an admin creates a car type with an image, edits a fare in its form, and a rider then sees it in the booking form', async ({ page, browser, request }) => {
   await signIn(page, 'admin@rideway.demo');
   await page.getByRole('navigation').getByRole('link', { name: 'Car types' }).click();
   await expect(page).toHaveURL(/\/cartypes$/);
@@ -27,13 +27,15 @@ test('an admin creates a car type with an image, edits a fare in its cell, and a
   await dialog.getByRole('button', { name: 'Save' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Van' });
   await expect(row).toBeVisible();
-  await expect(row).toContainText('$6.00');
-  // Inline edit: the cell saves through the API.
-  await row.getByRole('gridcell').filter({ hasText: '$6.00' }).dblclick();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type('7.5');
-  await page.keyboard.press('Enter');
-  await expect(row).toContainText('$7.50');
+  await expect(row).toContainText('£6.00');
+  // Edited in its form, confirmed (issue 17), saved through the API.
+  await row.getByRole('menuitem', { name: 'Edit' }).click();
+  await page.getByRole('dialog', { name: 'Van' }).getByLabel('Base fare').fill('7.5');
+  await page.getByRole('dialog', { name: 'Van' }).getByRole('button', { name: 'Save' }).click();
+  const confirmFare = page.getByRole('dialog', { name: 'Confirm the changes' });
+  await confirmFare.getByRole('button', { name: 'Confirm' }).click();
+  await expect(confirmFare).toHaveCount(0);
+  await expect(row).toContainText('£7.50');
   await page.screenshot({ path: 'screenshots/cartypes-1280.png', animations: 'disabled' });
   const stored = ((await (await request.get('/api/cartypes')).json()).cartypes as { name: string; base_fare: number; image: string; cancelSlab: unknown[] }[]).find((type) => type.name === 'Van');
   expect(stored).toMatchObject({ base_fare: 7.5, cancelSlab: [{ minsDelayed: 5, amount: 4 }] });
@@ -65,18 +67,23 @@ test('an admin adds, renames and deletes a cancellation reason; a refused name k
   await page.getByRole('dialog', { name: 'Add' }).getByRole('button', { name: 'Save' }).click();
   const row = page.getByRole('row').filter({ hasText: 'Wrong pickup point' });
   await expect(row).toContainText('5');
-  await row.getByRole('gridcell', { name: 'Wrong pickup point' }).dblclick();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.type('Pickup point was wrong');
-  await page.keyboard.press('Enter');
+  // Renamed in the row's dialog and confirmed (issue 17).
+  const rename = async (from: string, to: string) => {
+    await page.getByRole('row').filter({ hasText: from }).getByRole('menuitem', { name: 'Edit' }).click();
+    await page.getByRole('dialog', { name: 'Edit' }).getByLabel('Reason').fill(to);
+    await page.getByRole('dialog', { name: 'Edit' }).getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('dialog', { name: 'Confirm the changes' }).getByRole('button', { name: 'Confirm' }).click();
+  };
+  await rename('Wrong pickup point', 'Pickup point was wrong');
   await expect(page.getByRole('gridcell', { name: 'Pickup point was wrong' })).toBeVisible();
-  // A blank name is refused: the key in the Alert dialog, and the cell keeps what is stored.
-  await page.getByRole('gridcell', { name: 'Pickup point was wrong' }).dblclick();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Backspace');
-  await page.keyboard.press('Enter');
+  // A blank name is refused: the key in the Alert dialog, and the table keeps what is stored.
+  await rename('Pickup point was wrong', '');
   await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('The request is not valid.');
   await page.getByRole('dialog', { name: 'Alert' }).getByRole('button', { name: 'Close' }).click();
+  // The refused edit's dialog stays open with what was typed; Back, then Cancel, leaves it.
+  await page.getByRole('dialog', { name: 'Confirm the changes' }).getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('dialog', { name: 'Edit' }).getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('gridcell', { name: 'Pickup point was wrong' })).toBeVisible();
   await page.screenshot({ path: 'screenshots/cancelreasons-1280.png', animations: 'disabled' });
   const admin = await apiSignIn(request, 'admin@rideway.demo');
@@ -91,5 +98,5 @@ test('an admin adds, renames and deletes a cancellation reason; a refused name k
 test('a rider opening /cartypes is sent to /login', async ({ page }) => {
   await signIn(page, 'rider1@rideway.demo');
   await page.goto('/cartypes');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fcartypes$/);
 });

@@ -36,7 +36,7 @@ for (const width of [375, 1280]) {
     await card.getByRole('button', { name: 'Pay now' }).click();
     await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with Test provider' }).click();
     await expect(page.getByRole('heading', { name: 'Test checkout' })).toBeVisible();
-    await expect(page.locator('.amount')).toHaveText(`${booking.customer_paid.toFixed(2)} USD`);
+    await expect(page.locator('.amount')).toHaveText(`${booking.customer_paid.toFixed(2)} GBP`);
     await page.screenshot({ path: `screenshots/checkout-${width}.png`, fullPage: true });
     await page.getByRole('button', { name: 'Pay' }).click();
     await expect(page.locator('#payment-result')).toHaveText('Payment received');

@@ -13,7 +13,7 @@ test.describe('with the browser position allowed', () => {
     await signIn(page, 'admin@rideway.demo');
     // Section 2: an admin lands on the dashboard.
     await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByTestId('earnings-total')).toHaveText(/^\$\d[\d,]*\.\d{2}$/);
+    await expect(page.getByTestId('earnings-total')).toHaveText(/^£\d[\d,]*\.\d{2}$/);
     const map = page.getByRole('region', { name: 'Map of active drivers' });
     await expect(map.locator(marker('Dan Driver'))).toBeVisible();
     await expect(map.locator(marker('Omar Online'))).toHaveCount(0);

@@ -112,13 +112,13 @@ test('a driver and a rider run a whole trip in two browsers: no offer while offl
   await driver.screenshot({ path: 'screenshots/driver-trip-started-375.png', fullPage: true, animations: 'disabled' });
   await driver.getByRole('button', { name: 'Reached' }).click();
   await expect(status).toHaveAttribute('data-status', 'REACHED');
-  const cash = driver.getByText(/^Collect \$\d+\.\d{2} in cash\.$/);
+  const cash = driver.getByText(/^Collect £\d+\.\d{2} in cash\.$/);
   await expect(cash).toBeVisible();
   await driver.screenshot({ path: 'screenshots/driver-collect-cash-375.png', fullPage: true, animations: 'disabled' });
   await driver.getByRole('button', { name: 'Cash collected' }).click();
   await expect(status).toHaveAttribute('data-status', 'PAID');
   const trip = await (await request.get(`/api/bookings/${id}`, { headers: dan })).json();
-  await expect(driver.getByText(`You earned $${(trip.driver_share as number).toFixed(2)} on this trip.`)).toBeVisible();
+  await expect(driver.getByText(`You earned £${(trip.driver_share as number).toFixed(2)} on this trip.`)).toBeVisible();
   await riderPage.locator('label', { hasText: '5 Stars' }).click();
   await riderPage.getByRole('button', { name: 'Submit rating' }).click();
   await expect(status).toHaveAttribute('data-status', 'COMPLETE');
@@ -189,8 +189,8 @@ test('a driver sees earnings by month, wallet history, and asks to withdraw with
     await page.getByRole('button', { name: 'Request withdraw' }).click();
     await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Withdraw requested.');
     await page.getByRole('dialog', { name: 'Alert' }).getByRole('button', { name: 'Close' }).click();
-    await expect(page.getByTestId('wallet-balance')).toHaveText(`$${(balance - 5).toFixed(2)}`);
-    await expect(page.getByRole('list', { name: 'Withdraws' }).getByRole('listitem').first()).toContainText('$5.00');
+    await expect(page.getByTestId('wallet-balance')).toHaveText(`£${(balance - 5).toFixed(2)}`);
+    await expect(page.getByRole('list', { name: 'Withdraws' }).getByRole('listitem').first()).toContainText('£5.00');
     await expect(page.getByRole('list', { name: 'Withdraws' }).getByRole('listitem').first()).toContainText('Waiting');
     await page.screenshot({ path: 'screenshots/driver-profile-375.png', fullPage: true, animations: 'disabled' });
     await context.close();

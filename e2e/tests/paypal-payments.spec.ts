@@ -49,7 +49,7 @@ test('a rider pays a card trip on PayPal\'s hosted approval page, comes back pai
 
   // PayPal's hosted approval page (the stand-in's), for the server's amount.
   await page.waitForURL(`${paypal.url}/checkoutnow?token=*`);
-  await expect(page.locator('#total')).toHaveText(`${booking.customer_paid.toFixed(2)} USD`);
+  await expect(page.locator('#total')).toHaveText(`${booking.customer_paid.toFixed(2)} GBP`);
   await page.screenshot({ path: shot('approval'), animations: 'disabled' });
   await page.getByRole('button', { name: 'Pay with PayPal' }).click();
 
@@ -65,11 +65,11 @@ test('a rider pays a card trip on PayPal\'s hosted approval page, comes back pai
   // The stand-in's order for this booking was approved and captured once, for the booking's amount.
   const orders = [...paypal.orders.values()].filter((order) => order.status === 'COMPLETED');
   expect(orders).toHaveLength(1);
-  expect(orders[0]?.unit.amount).toEqual({ currency_code: 'USD', value: booking.customer_paid.toFixed(2) });
+  expect(orders[0]?.unit.amount).toEqual({ currency_code: 'GBP', value: booking.customer_paid.toFixed(2) });
   expect(paypal.captures.get(orders[0]?.captureIds[0] ?? '')).toMatchObject({ status: 'COMPLETED' });
 
   const [receipt] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('receipt-link').click()]);
-  await expect(receipt.locator('#receipt')).toContainText(`$${booking.customer_paid.toFixed(2)} USD`);
+  await expect(receipt.locator('#receipt')).toContainText(`£${booking.customer_paid.toFixed(2)} GBP`);
   await expect(receipt.locator('#receipt')).toContainText('Card (paypal)');
   await receipt.screenshot({ path: shot('receipt'), animations: 'disabled' });
 });

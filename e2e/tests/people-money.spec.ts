@@ -41,17 +41,17 @@ test('an admin credits a wallet and the user sees it in their wallet', async ({ 
   const rider = await (await browser.newContext()).newPage();
   await signIn(rider, 'rider2@rideway.demo');
   await rider.goto('/profile');
-  await expect(rider.getByTestId('wallet-balance')).toHaveText(/^\$[\d,]+\.\d{2}$/);
+  await expect(rider.getByTestId('wallet-balance')).toHaveText(/^£[\d,]+\.\d{2}$/);
   const before = Number((await rider.getByTestId('wallet-balance').textContent())?.replace(/[^\d.]/g, ''));
   await page.getByRole('combobox', { name: 'User' }).fill('rider2');
   await page.getByRole('option', { name: /rider2@rideway\.demo/ }).click();
   await page.getByLabel('Amount').fill('25');
   await page.getByRole('button', { name: 'Add to wallet' }).click();
-  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText(`Wallet credited. New balance: $${(before + 25).toFixed(2)}`);
+  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText(`Wallet credited. New balance: £${(before + 25).toFixed(2)}`);
   await page.screenshot({ path: 'screenshots/addtowallet-1280.png', animations: 'disabled' });
   // The rider's wallet shows it live, with the entry.
-  await expect(rider.getByTestId('wallet-balance')).toHaveText(`$${(before + 25).toFixed(2)}`);
-  await expect(rider.getByRole('list', { name: 'Wallet history' })).toContainText('+$25.00');
+  await expect(rider.getByTestId('wallet-balance')).toHaveText(`£${(before + 25).toFixed(2)}`);
+  await expect(rider.getByRole('list', { name: 'Wallet history' })).toContainText('+£25.00');
   await rider.screenshot({ path: 'screenshots/profile-wallet-1280.png', fullPage: true, animations: 'disabled' });
 });
 
@@ -63,11 +63,17 @@ test('an admin processes a withdraw, and then it cannot be processed again', asy
   expect((await request.post('/api/withdraws', { headers: driver, data: { amount: 12.5, bankName: 'Demo Bank', bankAccount: '12345678' } })).status()).toBe(201);
   await signIn(page, 'admin@rideway.demo');
   await page.goto('/withdraws');
-  const row = page.getByRole('row').filter({ hasText: 'Oscar' }).filter({ hasText: '$12.50' }).first();
+  const row = page.getByRole('row').filter({ hasText: 'Oscar' }).filter({ hasText: '£12.50' }).first();
   const process = row.getByRole('menuitem', { name: 'Process' });
   await expect(process).toBeEnabled();
   await process.click();
+  // Issue 17: a payout is confirmed first.
+  const confirm = page.getByRole('dialog', { name: 'Pay out this withdrawal?' });
+  await expect(confirm).toContainText('£12.50');
+  await confirm.getByRole('button', { name: 'Process' }).click();
+  await expect(confirm).toHaveCount(0);
   await expect(process).toBeDisabled();
+  await expect(row.getByRole('menuitem', { name: 'Reject' })).toBeDisabled();
   await page.screenshot({ path: 'screenshots/withdraws-1280.png', animations: 'disabled' });
   const listed = (await (await request.get('/api/withdraws', { headers: driver })).json()).withdraws as { amount: number; processed: boolean; procesDate: number | null }[];
   expect(listed.find((withdraw) => withdraw.amount === 12.5)).toMatchObject({ processed: true, procesDate: expect.any(Number) });

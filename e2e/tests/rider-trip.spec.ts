@@ -49,7 +49,7 @@ test('a rider registers, books, watches the driver accept live, chats, pays cash
   await page.screenshot({ path: 'screenshots/book-form-1280.png', animations: 'disabled' });
   await page.getByRole('button', { name: 'Book', exact: true }).click();
   const estimate = page.getByRole('dialog', { name: 'Your fare estimate' });
-  await expect(estimate.getByTestId('estimate-fare')).toHaveText(/^\$\d+\.\d{2} USD$/);
+  await expect(estimate.getByTestId('estimate-fare')).toHaveText(/^£\d+\.\d{2} GBP$/);
   await page.screenshot({ path: 'screenshots/book-estimate-1280.png', animations: 'disabled' });
   await estimate.getByRole('radio', { name: 'Cash' }).check();
   await estimate.getByRole('button', { name: 'Confirm booking' }).click();
@@ -89,7 +89,7 @@ test('a rider registers, books, watches the driver accept live, chats, pays cash
     expect((await request.post(`/api/bookings/${bookingId}/${step}`, { headers: driver, data: {} })).status(), step).toBe(200);
   }
   await expect(page.locator('[data-status]')).toHaveAttribute('data-status', 'REACHED');
-  await expect(page.getByText(/Please pay \$\d+\.\d{2} in cash to your driver\./)).toBeVisible();
+  await expect(page.getByText(/Please pay £\d+\.\d{2} in cash to your driver\./)).toBeVisible();
   await page.screenshot({ path: 'screenshots/trip-reached-1280.png', fullPage: true, animations: 'disabled' });
   // The rider hands over the cash; the driver confirms it.
   expect((await request.post(`/api/bookings/${bookingId}/pay`, { headers: driver, data: { payment_mode: 'cash' } })).status()).toBe(200);
@@ -140,7 +140,7 @@ test('a rider cancels a booking with a reason from the list', async ({ page }) =
 test('a signed-in rider opening /dashboard is sent to /login', async ({ page }) => {
   await signIn(page, 'rider1@rideway.demo');
   await page.goto('/dashboard');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login\?next=%2Fdashboard$/);
 });
 
 test('the booking form follows the right-to-left layout in Arabic', async ({ page }) => {

@@ -46,7 +46,7 @@ async function payWithStripe(page: Page, booking: { id: string; customer_paid: n
   await chooser.getByRole('button', { name: 'Pay with Stripe' }).click();
   // Stripe Checkout's hosted page (the stand-in's), for the server's amount in cents.
   await page.waitForURL(`${stripe.url}/c/pay/**`);
-  await expect(page.locator('#amount')).toHaveText(`${String(Math.round(booking.customer_paid * 100))} USD`);
+  await expect(page.locator('#amount')).toHaveText(`${String(Math.round(booking.customer_paid * 100))} GBP`);
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.screenshot({ path: shot(`${name}-hosted`), animations: 'disabled' });
   await page.getByRole('button', { name: 'Pay' }).click();
@@ -70,7 +70,7 @@ test('a rider pays a card trip on Stripe\'s hosted checkout, comes back paid and
   expect(created?.form.get('line_items[0][price_data][unit_amount]')).toBe(String(Math.round(booking.customer_paid * 100)));
 
   const [receipt] = await Promise.all([page.waitForEvent('popup'), page.getByTestId('receipt-link').click()]);
-  await expect(receipt.locator('#receipt')).toContainText(`$${booking.customer_paid.toFixed(2)} USD`);
+  await expect(receipt.locator('#receipt')).toContainText(`£${booking.customer_paid.toFixed(2)} GBP`);
   await expect(receipt.locator('#receipt')).toContainText('Card (stripe)');
   await expect(receipt.locator('body')).toContainText('Rideway Demo Ltd');
   await receipt.screenshot({ path: shot('receipt'), animations: 'disabled' });
@@ -94,7 +94,7 @@ test('the admin refunds part of that trip with a reason; Stripe refunds that amo
   await expect(page.getByText('Refund requested.')).toBeVisible();
   const refunds = page.getByRole('list', { name: 'Refunds' });
   await expect(refunds.getByRole('listitem')).toHaveCount(1);
-  await expect(refunds).toContainText('$2.50');
+  await expect(refunds).toContainText('£2.50');
   await expect(refunds).toContainText('Detour on a closed road');
   await page.screenshot({ path: shot('refund-requested'), animations: 'disabled' });
 
@@ -113,7 +113,7 @@ test('the admin refunds part of that trip with a reason; Stripe refunds that amo
   await page.screenshot({ path: shot('refunded'), animations: 'disabled' });
   // The receipt shows the refund since.
   const receipt = await (await request.get(`/api/bookings/${trip.id}/receipt`, { headers: admin })).text();
-  expect(receipt).toContain('-$2.50 USD');
+  expect(receipt).toContain('-£2.50 GBP');
 });
 
 test('a rider saves a card while paying, and a later card trip is charged to it at the end with no action', async ({ page, request }) => {

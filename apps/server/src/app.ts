@@ -48,6 +48,7 @@ import { presenceRoutes } from './modules/presence/routes';
 import { pushRoutes } from './modules/push/routes';
 import { flushPositions, warmIndex } from './modules/presence/service';
 import { trackingRoutes } from './modules/tracking/routes';
+import { etaRoutes } from './modules/eta/routes';
 import { registerGateway, registerWebSocket } from './realtime/gateway';
 import { createLiveLayer } from './realtime/live';
 
@@ -86,7 +87,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   addExtraProviders(options.config, options.paymentProviders ?? []);
 
   const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); } });
-  const ctx: AppContext = { db: spendingKeys(options.db), config: options.config, storage: options.storage, maps: options.maps ?? mapsFromConfig(options.config), now, live };
+  const ctx: AppContext = { db: spendingKeys(options.db), config: options.config, storage: options.storage, maps: options.maps ?? mapsFromConfig(options.config), now, live, log: app.log };
   app.decorate('ctx', ctx);
 
   await app.register(fastifyHelmet, securityHeaders(options.config));
@@ -139,7 +140,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerGateway(app, ctx);
 
-  for (const register of [pushRoutes, presenceRoutes, chatRoutes, trackingRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+  for (const register of [pushRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     register(routes, ctx);
   }
   await paymentRoutes(routes, ctx);

@@ -27,6 +27,8 @@ describe('configuration', () => {
       MAPS_PROVIDER: 'offline',
       MAPS_TIMEOUT_MS: 4000,
       MAPS_CACHE_S: 300,
+      GOOGLE_MAP_TILES_LANGUAGE: 'en-US',
+      GOOGLE_MAP_TILES_REGION: 'US',
       RATE_LIMITS: 'on',
       RATE_LIMIT_OVERRIDES: {},
       PAYMENT_TEST_PROVIDER: false,

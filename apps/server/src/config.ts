@@ -154,6 +154,17 @@ export const configSchema = z.object({
   GOOGLE_PLACES_API_URL: googleBase,
   /** Where the Geocoding API (reverse geocoding) is asked; https://maps.googleapis.com by default. */
   GOOGLE_GEOCODING_API_URL: googleBase,
+  /**
+   * A browser key for Google's map tiles (Map Tiles API) with MAPS_PROVIDER=google: it is in every
+   * tile URL the web loads, so restrict it by HTTP referrer, to that API only. Without it the maps draw MAP_TILE_URL.
+   */
+  GOOGLE_MAP_TILES_API_KEY: z.string().trim().regex(/^[\w-]{8,200}$/, 'a Google API key (letters, digits, _ and -)').optional(),
+  /** Where the Map Tiles API is asked, and the tiles loaded from; https://tile.googleapis.com by default. */
+  GOOGLE_MAP_TILES_URL: googleBase,
+  /** The language of the Google map's labels (an IETF tag). */
+  GOOGLE_MAP_TILES_LANGUAGE: z.string().trim().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, 'an IETF language tag, e.g. en-US').default('en-US'),
+  /** The region whose borders and names the Google map shows (a CLDR region code). */
+  GOOGLE_MAP_TILES_REGION: z.string().trim().regex(/^[A-Za-z]{2}$/, 'a two-letter region code, e.g. US').default('US'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 }).superRefine((config, context) => {
   // The osm maps provider needs its routing and geocoding servers.

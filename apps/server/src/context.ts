@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { MapsPort } from './providers/maps/port';
@@ -13,4 +14,6 @@ export type AppContext = {
   storage: FileStorage;
   maps: MapsPort;
   live: LiveLayer;
+  /** The server's log, for work that degrades instead of failing (a maps provider down during dispatch). */
+  log: FastifyBaseLogger;
 };

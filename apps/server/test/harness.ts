@@ -21,6 +21,7 @@ import type { Settings } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
 import type { Access } from '../src/http/routing';
 import type { PaymentProviderPort } from '../src/providers/payments/port';
+import type { MapsPort } from '../src/providers/maps/port';
 
 export type Engine = 'pglite' | 'postgres';
 
@@ -72,7 +73,7 @@ export const NEAR_PICKUP = { lat: 51.531, lng: -0.124 };
 
 let sequence = 0;
 
-export async function createTestApp(engine: Engine, env: Record<string, string> = {}, options: { paymentProviders?: PaymentProviderPort[] } = {}): Promise<TestApp> {
+export async function createTestApp(engine: Engine, env: Record<string, string> = {}, options: { paymentProviders?: PaymentProviderPort[]; maps?: MapsPort } = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(engine);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const clock = { now: Date.UTC(2026, 10, 22, 10, 0, 0) };

@@ -26,6 +26,25 @@ export type PaymentPacket = z.infer<typeof paymentPacketSchema>;
 
 const promoAppliedSchema = z.object({ promo_name: z.string(), promo_discount_type: z.enum(['flat', 'percentage']), promo_discount_value: money });
 
+/**
+ * Issue 17: how the booking's fare is made up, so estimate and charge can be told apart. The parts
+ * of the fare the booking holds now (the estimate's until REACHED, then the route driven's):
+ * base_fare + distance_fare + time_fare + extras + min_fare_top_up - fare_cap_reduction is
+ * trip_cost minus convenience_fees. Null for bookings made before it was recorded.
+ */
+export const fareBreakdownSchema = z.object({
+  base_fare: money,
+  distance_fare: money,
+  time_fare: money,
+  /** The parcel type's and option's amounts (delivery). */
+  extras: money,
+  /** What min_fare added when the trip cost less. */
+  min_fare_top_up: money,
+  /** What the fare cap took off (decisions.md, fare integrity); 0 when not capped. */
+  fare_cap_reduction: money,
+});
+export type FareBreakdown = z.infer<typeof fareBreakdownSchema>;
+
 /** Section 3 Booking, as the API shows it. Optional fields appear once the trip reaches them. */
 export const bookingSchema = z.object({
   id: z.string(),
@@ -56,6 +75,8 @@ export const bookingSchema = z.object({
   trip_cost: money,
   convenience_fees: money,
   driver_share: money,
+  /** The currency code the booking was made in (issue 17): its amounts stay in it whatever the settings say later. */
+  currency: z.string(),
   discount: money,
   discount_amount: money,
   /** While the rider owes a payment through a provider (PAYMENT_PENDING, PENDING); null otherwise. */
@@ -66,6 +87,9 @@ export const bookingSchema = z.object({
   driver_contact: z.string().nullable(),
   driver_token: z.string().nullable(),
   vehicle_number: z.string().nullable(),
+  /** The accepting driver's car (issue 17), beside its plate. */
+  vehicleMake: z.string().nullable(),
+  vehicleModel: z.string().nullable(),
   driverRating: z.number().min(0).max(5).nullable(),
   fleetadmin: uid.nullable(),
   driver_arrive_time: epochMs.nullable(),
@@ -78,6 +102,9 @@ export const bookingSchema = z.object({
   // Null listed among the values: OpenAPI 3.0 admits null in an enum only when the enum names it.
   cancelledBy: z.literal(['rider', 'admin', 'system', null]),
   rating: z.number().int().min(1).max(5).nullable(),
+  /** The rider's comment with the rating (issue 17): only the rider and admins see it. */
+  rating_comment: z.string().optional(),
+  fare_breakdown: fareBreakdownSchema.nullable(),
   cashPaymentAmount: money,
   cardPaymentAmount: money,
   usedWalletMoney: money,

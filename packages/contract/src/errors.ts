@@ -59,8 +59,10 @@ export const ERROR_CATALOGUE = {
   otp_mismatch: { status: 400, message: "The code does not match the rider's trip code." },
   photo_required: { status: 409, message: 'Take a photo of the parcel first.' },
   rating_invalid: { status: 400, message: 'A rating is a whole number of stars from 1 to 5.' },
+  rating_comment_too_long: { status: 400, message: 'A comment is at most 500 characters.' },
   payment_mode_invalid: { status: 400, message: 'This payment method cannot be used here.' },
   insufficient_balance: { status: 409, message: 'The wallet balance is too low.' },
+  withdraw_already_decided: { status: 409, message: 'This withdraw request has already been processed or rejected.' },
   amount_mismatch: { status: 400, message: 'The amount does not match the booking.' },
   proper_driver_radius: { status: 400, message: 'Enter a driver radius of 0 or more.' },
   field_not_editable: { status: 403, message: 'This field cannot be changed.' },
@@ -81,6 +83,9 @@ export const ERROR_CATALOGUE = {
   topup_limit_reached: { status: 429, message: 'You have reached the number of wallet top-ups allowed today.' },
   topup_amount_exceeded: { status: 409, message: 'This top-up is above the amount you may add to your wallet today.' },
   refund_exceeds_paid: { status: 409, message: 'The refund is more than what was paid and not yet refunded.' },
+  proper_service_area: { status: 400, message: 'Draw the service area as at most 20 areas, each with 3 to 500 points (2000 points in all).' },
+  outside_service_area: { status: 422, message: 'Sorry, we do not serve this pickup location yet. Please choose a pickup inside our service area.' },
+  proper_timezone: { status: 400, message: 'Enter a time zone name such as Europe/London or UTC.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<ErrorKey, ErrorEntry>;
 

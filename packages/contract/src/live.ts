@@ -5,6 +5,7 @@
  */
 import { parseTopic } from '@rideway/domain';
 import { z } from 'zod';
+import { offerFieldsSchema } from './api/dispatch';
 import { pushPayloadSchema } from './api/outbox';
 import { bookingSchema, bookingStatusSchema, chatMessageSchema, trackingEntrySchema } from './booking';
 import { errorKeySchema } from './errors';
@@ -69,7 +70,7 @@ export const liveDriverSchema = z.object({
 export type LiveDriver = z.infer<typeof liveDriverSchema>;
 
 /** A ledger entry of the user's wallet, as it is written. */
-const walletEventSchema = walletHistoryEntrySchema.omit({ id: true }).extend({ bookingId: z.string().nullable() });
+const walletEventSchema = walletHistoryEntrySchema.omit({ id: true, booking_id: true });
 
 // Server to client.
 
@@ -99,7 +100,8 @@ export const liveEventMessageSchema = z.discriminatedUnion('event', [
   // Every push message, also delivered at once to the user's open app.
   logged(userTopic, 'notice', pushPayloadSchema),
   logged(userTopic, 'wallet', walletEventSchema),
-  logged(userTopic, 'offer', liveBookingSchema),
+  // An offer to one driver: the live booking with that driver's own leg to the pickup and the offer's timeout.
+  logged(userTopic, 'offer', liveBookingSchema.extend(offerFieldsSchema.shape)),
   logged(userTopic, 'offer_withdrawn', z.object({ bookingId: z.string() })),
 ]);
 export type LiveEventMessage = z.infer<typeof liveEventMessageSchema>;

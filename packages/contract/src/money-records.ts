@@ -6,8 +6,13 @@ export const walletHistoryEntrySchema = z.object({
   id: z.string(),
   type: z.enum(['Credit', 'Debit', 'Withdraw']),
   amount: money,
+  /** The currency code of the entry (issue 17): its booking's, else the one in force when it was written. */
+  currency: z.string(),
   date: epochMs,
   txRef: z.string(),
+  /** The trip the entry belongs to, if any: its id and its reference (section 3 booking_id), so a wallet line names its trip. */
+  bookingId: z.string().nullable(),
+  booking_id: z.string().nullable(),
 });
 export type WalletHistoryEntry = z.infer<typeof walletHistoryEntrySchema>;
 
@@ -18,7 +23,12 @@ export const withdrawSchema = z.object({
   date: epochMs,
   name: z.string(),
   amount: money,
+  /** The currency code in force when it was requested (issue 17). */
+  currency: z.string(),
   processed: z.boolean(),
+  /** Issue 17: refused by an admin, the amount back in the wallet (never with processed). */
+  rejected: z.boolean(),
+  /** When an admin decided it: paid out, or rejected. */
   procesDate: epochMs.nullable(),
   bankName: z.string().nullable(),
   bankCode: z.string().nullable(),
@@ -31,6 +41,8 @@ export const driverEarningRowSchema = z.object({
   year: z.number().int(),
   month: z.number().int().min(1).max(12),
   monthsName: z.string(),
+  /** Issue 17: sums never mix currencies; a month with trips in two has a row for each. */
+  currency: z.string(),
   driver: uid,
   driverName: z.string(),
   driverVehicleNo: z.string(),
@@ -44,6 +56,8 @@ export const earningReportRowSchema = z.object({
   year: z.number().int(),
   month: z.number().int().min(1).max(12),
   monthsName: z.string(),
+  /** Issue 17: sums never mix currencies; a month with trips in two has a row for each. */
+  currency: z.string(),
   bookings: z.number().int().nonnegative(),
   tripCost: money,
   rideCost: money,
@@ -56,6 +70,6 @@ export const earningReportRowSchema = z.object({
 });
 export type EarningReportRow = z.infer<typeof earningReportRowSchema>;
 
-/** Section 4: the dashboard's gross earnings cards. */
-export const grossEarningsSchema = z.object({ today: money, thisMonth: money, total: money });
+/** Section 4: the dashboard's gross earnings cards, of the trips made in the currency in force (issue 17). */
+export const grossEarningsSchema = z.object({ today: money, thisMonth: money, total: money, currency: z.string() });
 export type GrossEarningsCards = z.infer<typeof grossEarningsSchema>;

@@ -15,7 +15,7 @@ const settings = {
   email_verify: false, autoDispatch: true, CarHornRepeat: false, convert_to_mile: false, bank_fields: true, driverRadius: 10,
   license: 'secret-licence', CompanyName: 'Rideway Ltd', CompanyWebsite: 'https://rideway.example', CompanyTerms: '', contact_email: '',
   FacebookHandle: '', TwitterHandle: '', InstagramHandle: '', AppleStoreLink: '', PlayStoreLink: '', AllowCriticalEditsAdmin: true,
-  AllowCountrySelection: true, FacebookLoginEnabled: false, MobileLoginEnabled: true, appcat: 'taxi',
+  AllowCountrySelection: true, FacebookLoginEnabled: false, MobileLoginEnabled: true, appcat: 'taxi', serviceArea: [], timezone: 'UTC',
 };
 
 describe('section 3 entities as zod schemas', () => {
@@ -55,8 +55,8 @@ describe('section 3 entities as zod schemas', () => {
     expect(notificationSchema.safeParse({ id: 'n', devicetype: 'IOS', usertype: 'All', title: 'Hi', body: 'b', createdAt: now }).success).toBe(true);
     expect(notificationSchema.safeParse({ id: 'n', devicetype: 'WEB', usertype: 'All', title: 'Hi', body: 'b', createdAt: now }).success).toBe(false);
     expect(cancelReasonSchema.safeParse({ id: 'r1', label: 'Driver late', value: 0 }).success).toBe(true);
-    expect(withdrawSchema.safeParse({ id: 'w', uid: 'u', date: now, name: 'Dee', amount: 50, processed: false, procesDate: null, bankName: null, bankCode: null, bankAccount: null }).success).toBe(true);
-    expect(earningReportRowSchema.safeParse({ year: 2026, month: 11, monthsName: 'November', bookings: 1, tripCost: 1, rideCost: 1, convenienceFee: 0, discountAmount: 0, customerPaid: 1, driverShare: 1, myEarning: 0, profit: 0 }).success).toBe(true);
+    expect(withdrawSchema.safeParse({ id: 'w', uid: 'u', date: now, name: 'Dee', amount: 50, currency: 'GBP', processed: false, rejected: false, procesDate: null, bankName: null, bankCode: null, bankAccount: null }).success).toBe(true);
+    expect(earningReportRowSchema.safeParse({ year: 2026, month: 11, monthsName: 'November', currency: 'GBP', bookings: 1, tripCost: 1, rideCost: 1, convenienceFee: 0, discountAmount: 0, customerPaid: 1, driverShare: 1, myEarning: 0, profit: 0 }).success).toBe(true);
     expect(PAYMENT_PROVIDER_NAMES).toHaveLength(13);
     expect(paymentProviderSchema.safeParse({ name: 'test', link: '/pay/test' }).success).toBe(true);
     expect(estimateSchema.safeParse({ estimateFare: 25.85, totalCost: 23.5, convenience_fees: 2.35, grandTotal: 25.85, distance: 10, duration: 1800, approximate: true }).success).toBe(true);

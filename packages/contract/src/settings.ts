@@ -1,5 +1,19 @@
-import { APP_CATEGORIES, MAX_BONUS, MAX_DRIVER_RADIUS } from '@rideway/domain';
+import { APP_CATEGORIES, isTimeZone, MAX_BONUS, MAX_DRIVER_RADIUS, MAX_SERVICE_AREA_POLYGONS, MAX_SERVICE_AREA_VERTICES, MIN_SERVICE_AREA_VERTICES, validateServiceArea } from '@rideway/domain';
 import { z } from 'zod';
+
+/** Every problem of the service area answers proper_service_area (section 5's key style). */
+const areaKey = { error: 'proper_service_area' } as const;
+const areaVertex = z.object({ lat: z.number(areaKey).min(-90, areaKey).max(90, areaKey), lng: z.number(areaKey).min(-180, areaKey).max(180, areaKey) }, areaKey);
+
+/**
+ * Issue 16, point 6: the polygons the service runs in (each its vertices in order); empty means
+ * everywhere. The shape is typed here; the whole rule (limits, distinct vertices) is the domain's.
+ */
+export const serviceAreaSchema = z
+  .array(z.array(areaVertex, areaKey).min(MIN_SERVICE_AREA_VERTICES, areaKey).max(MAX_SERVICE_AREA_VERTICES, areaKey), areaKey)
+  .max(MAX_SERVICE_AREA_POLYGONS, areaKey)
+  .refine((area) => validateServiceArea(area).ok, areaKey)
+  .meta({ description: 'Polygons of {lat, lng} vertices (at most 20, each 3 to 500 vertices, 2000 in all); a pickup outside every one is refused. Empty: everywhere.' });
 
 const optionalText = (max: number) => z.string().max(max);
 
@@ -33,12 +47,19 @@ export const settingsSchema = z.object({
   FacebookLoginEnabled: z.boolean(),
   MobileLoginEnabled: z.boolean(),
   appcat: z.enum(APP_CATEGORIES),
+  /**
+   * Issue 17: the operator's time zone (an IANA name): report months, book-later times and the
+   * dates the web shows are read in it.
+   */
+  timezone: z.string({ error: 'proper_timezone' }).refine(isTimeZone, { error: 'proper_timezone' }),
   /** Fare integrity: the fare at REACHED is at most the estimate plus this percentage (decisions.md). */
   fareMarginPercent: z.number().min(0).max(1000).default(30),
   /** Wallet top-ups by card (issue 18): at most this much money per rider in any 24 hours (0: no top-ups), against card testing. */
   topupMaxPerDay: z.number().min(0).max(1_000_000).refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, { message: 'an amount with at most 2 decimals' }).default(500),
   /** Wallet top-ups by card: at most this many started per rider in any 24 hours. */
   topupCountPerDay: z.number().int().min(0).max(100).default(5),
+  /** Issue 16, point 6: where the service runs; a pickup outside is refused (outside_service_area). */
+  serviceArea: serviceAreaSchema.default([]),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -67,6 +88,10 @@ export const PUBLIC_SETTINGS_KEYS = [
   'FacebookLoginEnabled',
   'MobileLoginEnabled',
   'appcat',
+  // The web shows dates and reads book-later times in it.
+  'timezone',
+  // The booking form warns of a pickup outside before Book.
+  'serviceArea',
 ] as const satisfies readonly (keyof Settings)[];
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bookLaterDispatchAt, isPresenceFresh, nextOfferBatch, noTakerCancelAt } from './dispatch';
+import { bookLaterDispatchAt, declineOutcome, isPresenceFresh, nextOfferBatch, noTakerCancelAt, rankByRoadTime } from './dispatch';
 
 describe('issue 5: offers go out in batches, nearest first', () => {
   it('offers the nearest drivers not asked before', () => {
@@ -38,5 +38,48 @@ describe('issue 5: book-later searches and no-taker cancellation', () => {
   });
   it('cancels a book-later booking a while after its tripdate', () => {
     expect(noTakerCancelAt({ bookLater: true, tripdate: 5000 }, 1000, 300)).toBe(5300);
+  });
+});
+
+describe('issue 16: candidates ranked by road time to the pickup', () => {
+  const leg = (durationSeconds: number) => ({ distanceKm: durationSeconds / 60, durationSeconds });
+  it('puts the quickest drive first, whatever the straight-line order', () => {
+    // b is second in a straight line but across the river: the road table says a is slower than c.
+    const ranked = rankByRoadTime(['a', 'b', 'c'], [leg(600), leg(900), leg(120)]);
+    expect(ranked.map((r) => r.candidate)).toEqual(['c', 'a', 'b']);
+    expect(ranked[0]?.leg).toEqual(leg(120));
+  });
+  it('keeps the straight-line order between equal times', () => {
+    expect(rankByRoadTime(['a', 'b', 'c'], [leg(300), leg(60), leg(300)]).map((r) => r.candidate)).toEqual(['b', 'a', 'c']);
+  });
+  it('asks drivers no road joins to the pickup last, in straight-line order', () => {
+    const ranked = rankByRoadTime(['a', 'b', 'c', 'd'], [undefined, leg(500), undefined, leg(100)]);
+    expect(ranked.map((r) => r.candidate)).toEqual(['d', 'b', 'a', 'c']);
+    expect(ranked.at(-1)?.leg).toBeUndefined();
+  });
+  it('without any leg (the table failed) is the straight-line order', () => {
+    expect(rankByRoadTime(['a', 'b'], []).map((r) => r.candidate)).toEqual(['a', 'b']);
+  });
+});
+
+describe('issue 17: a driver declines an offer', () => {
+  const booking = { status: 'NEW', driver: null, requestedDrivers: { a: true as const }, offeredDrivers: ['a', 'b'], declinedDrivers: ['c'] };
+  it('withdraws a current offer', () => {
+    expect(declineOutcome(booking, 'a')).toBe('withdraw');
+  });
+  it('records a decline of an offer that already timed out in this search', () => {
+    expect(declineOutcome(booking, 'b')).toBe('record');
+  });
+  it('answers a replay as already declined, even after the trip was taken', () => {
+    expect(declineOutcome(booking, 'c')).toBe('already');
+    expect(declineOutcome({ ...booking, status: 'ACCEPTED', driver: 'a', requestedDrivers: {} }, 'c')).toBe('already');
+  });
+  it('is too late once a driver took the trip, for the offered drivers and the taker', () => {
+    const taken = { ...booking, status: 'ACCEPTED', driver: 'a', requestedDrivers: {} };
+    expect(declineOutcome(taken, 'b')).toBe('too_late');
+    expect(declineOutcome(taken, 'a')).toBe('too_late');
+  });
+  it('is not_offered for a driver never asked', () => {
+    expect(declineOutcome(booking, 'z')).toBe('not_offered');
   });
 });

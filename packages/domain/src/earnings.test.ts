@@ -35,6 +35,7 @@ describe('section 9: earnings reports group PAID and COMPLETE bookings by month'
         year: 2026,
         month: 11,
         monthsName: 'November',
+        currency: '',
         bookings: 2,
         tripCost: 35.95,
         rideCost: 33.4, // trip cost - fee
@@ -49,6 +50,7 @@ describe('section 9: earnings reports group PAID and COMPLETE bookings by month'
         year: 2026,
         month: 10,
         monthsName: 'October',
+        currency: '',
         bookings: 1,
         tripCost: 25.85,
         rideCost: 23.5,
@@ -68,6 +70,15 @@ describe('section 9: earnings reports group PAID and COMPLETE bookings by month'
     expect(calendarDate(at('2026-10-31T23:00:00Z'), 'Europe/Paris')).toEqual({ year: 2026, month: 11, day: 1 });
   });
 
+  it('never sums two currencies: a month with trips in each has a row for each (issue 17)', () => {
+    const mixed = [trip({ currency: 'GBP' }), trip({ currency: 'USD', trip_cost: 10, discount: 0, customer_paid: 10 }), trip({ currency: 'GBP' })];
+    expect(earningsByMonth(mixed).map((row) => [row.currency, row.bookings, row.tripCost])).toEqual([['GBP', 2, 51.7], ['USD', 1, 10]]);
+    expect(driverEarningsByMonth(mixed).map((row) => [row.currency, row.bookings, row.driverShare])).toEqual([['GBP', 2, 47], ['USD', 1, 23.5]]);
+    const now = at('2026-11-22T15:00:00Z');
+    expect(grossEarnings(mixed, now, 'UTC', 'USD').total).toBe(2.35);
+    expect(grossEarnings(mixed, now, 'UTC', 'GBP').total).toBe(4.7);
+  });
+
   it('groups driver earnings by month and driver', () => {
     const rows = driverEarningsByMonth([
       ...bookings,
@@ -75,9 +86,9 @@ describe('section 9: earnings reports group PAID and COMPLETE bookings by month'
       trip({ driver: null }),
     ]);
     expect(rows).toEqual([
-      { year: 2026, month: 11, monthsName: 'November', driver: 'd2', driverName: 'Ann', driverVehicleNo: 'ZZ-9', bookings: 1, driverShare: 7.77 },
-      { year: 2026, month: 11, monthsName: 'November', driver: 'd1', driverName: 'Dee', driverVehicleNo: 'AB-1', bookings: 2, driverShare: 33.4 },
-      { year: 2026, month: 10, monthsName: 'October', driver: 'd1', driverName: 'Dee', driverVehicleNo: 'AB-1', bookings: 1, driverShare: 23.5 },
+      { year: 2026, month: 11, monthsName: 'November', currency: '', driver: 'd2', driverName: 'Ann', driverVehicleNo: 'ZZ-9', bookings: 1, driverShare: 7.77 },
+      { year: 2026, month: 11, monthsName: 'November', currency: '', driver: 'd1', driverName: 'Dee', driverVehicleNo: 'AB-1', bookings: 2, driverShare: 33.4 },
+      { year: 2026, month: 10, monthsName: 'October', currency: '', driver: 'd1', driverName: 'Dee', driverVehicleNo: 'AB-1', bookings: 1, driverShare: 23.5 },
     ]);
   });
 

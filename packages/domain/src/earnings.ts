@@ -18,6 +18,8 @@ export type EarningBooking = {
   driver?: string | null;
   driver_name?: string | null;
   vehicle_number?: string | null;
+  /** The currency the booking was made in (issue 17); sums never mix currencies. */
+  currency?: string;
 };
 
 export const MONTH_NAMES = [
@@ -39,6 +41,7 @@ type EarningReportRow = {
   year: number;
   month: number;
   monthsName: string;
+  currency: string;
   bookings: number;
   tripCost: number;
   rideCost: number;
@@ -55,6 +58,7 @@ type DriverEarningRow = {
   year: number;
   month: number;
   monthsName: string;
+  currency: string;
   driver: string;
   driverName: string;
   driverVehicleNo: string;
@@ -74,28 +78,32 @@ function addTo(sums: Sums, booking: EarningBooking): void {
   sums.driverShare += toMinor(booking.driver_share);
 }
 
-const newestFirst = (a: { year: number; month: number }, b: { year: number; month: number }): number =>
-  b.year - a.year || b.month - a.month;
+type Period = { year: number; month: number; currency: string };
+const newestFirst = (a: Period, b: Period): number => b.year - a.year || b.month - a.month;
+const byCurrency = (a: Period, b: Period): number => (a.currency < b.currency ? -1 : a.currency > b.currency ? 1 : 0);
 
 /**
  * Section 9: PAID and COMPLETE bookings by month: trip cost, discount, customer paid, fees and
  * driver share summed; ride cost = trip cost - fee; own earning = customer paid - driver share;
- * profit = fee - discount (section 3). Newest month first.
+ * profit = fee - discount (section 3). A month with trips in two currencies has a row for each
+ * (issue 17). Newest month first, then by currency code.
  */
 export function earningsByMonth(bookings: readonly EarningBooking[], timeZone = 'UTC'): EarningReportRow[] {
-  const groups = new Map<string, { year: number; month: number; sums: Sums }>();
+  const groups = new Map<string, Period & { sums: Sums }>();
   for (const booking of bookings) {
     if (!isEarningStatus(booking.status)) continue;
     const { year, month } = calendarDate(booking.tripdate, timeZone);
-    const key = `${year}-${month}`;
-    const group = groups.get(key) ?? { year, month, sums: emptySums() };
+    const currency = booking.currency ?? '';
+    const key = `${year}-${month}-${currency}`;
+    const group = groups.get(key) ?? { year, month, currency, sums: emptySums() };
     addTo(group.sums, booking);
     groups.set(key, group);
   }
-  return [...groups.values()].sort(newestFirst).map(({ year, month, sums }) => ({
+  return [...groups.values()].sort((a, b) => newestFirst(a, b) || byCurrency(a, b)).map(({ year, month, currency, sums }) => ({
     year,
     month,
     monthsName: MONTH_NAMES[month - 1] ?? '',
+    currency,
     bookings: sums.bookings,
     tripCost: fromMinor(sums.tripCost),
     rideCost: fromMinor(sums.tripCost - sums.fee),
@@ -108,16 +116,18 @@ export function earningsByMonth(bookings: readonly EarningBooking[], timeZone = 
   }));
 }
 
-/** Section 9: PAID and COMPLETE bookings by month and driver, summing driver share. Newest month first, then by name. */
+/** Section 9: PAID and COMPLETE bookings by month, driver and currency, summing driver share. Newest month first, then by name, then currency. */
 export function driverEarningsByMonth(bookings: readonly EarningBooking[], timeZone = 'UTC'): DriverEarningRow[] {
   const groups = new Map<string, Omit<DriverEarningRow, 'monthsName' | 'driverShare'> & { share: number }>();
   for (const booking of bookings) {
     if (!isEarningStatus(booking.status) || !booking.driver) continue;
     const { year, month } = calendarDate(booking.tripdate, timeZone);
-    const key = `${year}-${month}-${booking.driver}`;
+    const currency = booking.currency ?? '';
+    const key = `${year}-${month}-${booking.driver}-${currency}`;
     const group = groups.get(key) ?? {
       year,
       month,
+      currency,
       driver: booking.driver,
       driverName: booking.driver_name ?? '',
       driverVehicleNo: booking.vehicle_number ?? '',
@@ -129,21 +139,24 @@ export function driverEarningsByMonth(bookings: readonly EarningBooking[], timeZ
     groups.set(key, group);
   }
   return [...groups.values()]
-    .sort((a, b) => newestFirst(a, b) || a.driverName.localeCompare(b.driverName))
+    .sort((a, b) => newestFirst(a, b) || a.driverName.localeCompare(b.driverName) || byCurrency(a, b))
     .map(({ share, ...row }) => ({ ...row, monthsName: MONTH_NAMES[row.month - 1] ?? '', driverShare: fromMinor(share) }));
 }
 
 type GrossEarnings = { today: number; thisMonth: number; total: number };
 
-/** Section 4 and 9: the dashboard cards sum convenience_fees of PAID and COMPLETE bookings with fees above 0. */
-export function grossEarnings(bookings: readonly EarningBooking[], now: number, timeZone = 'UTC'): GrossEarnings {
+/**
+ * Section 4 and 9: the dashboard cards sum convenience_fees of PAID and COMPLETE bookings with
+ * fees above 0; given a currency, only the bookings made in it (issue 17: sums never mix currencies).
+ */
+export function grossEarnings(bookings: readonly EarningBooking[], now: number, timeZone = 'UTC', currency?: string): GrossEarnings {
   const current = calendarDate(now, timeZone);
   let today = 0;
   let thisMonth = 0;
   let total = 0;
   for (const booking of bookings) {
     const fee = toMinor(booking.convenience_fees);
-    if (!isEarningStatus(booking.status) || fee <= 0) continue;
+    if (!isEarningStatus(booking.status) || fee <= 0 || (currency !== undefined && (booking.currency ?? '') !== currency)) continue;
     total += fee;
     const date = calendarDate(booking.tripdate, timeZone);
     if (date.year === current.year && date.month === current.month) {

@@ -53,8 +53,10 @@ const ADDED_ERROR_KEYS = [
   'otp_mismatch',
   'photo_required',
   'rating_invalid',
+  'rating_comment_too_long',
   'payment_mode_invalid',
   'insufficient_balance',
+  'withdraw_already_decided',
   'amount_mismatch',
   'proper_driver_radius',
   'field_not_editable',
@@ -75,6 +77,9 @@ const ADDED_ERROR_KEYS = [
   'topup_limit_reached',
   'topup_amount_exceeded',
   'refund_exceeds_paid',
+  'proper_service_area',
+  'outside_service_area',
+  'proper_timezone',
   'internal_error',
 ] as const;
 

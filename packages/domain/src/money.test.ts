@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  currencySymbol,
   formatMoney,
   fromMinor,
   isMoneyAmount,
@@ -96,5 +97,22 @@ describe('section 9: money has 2 decimals, held as integer minor units', () => {
         expect(toMinor(amounts.reduce((total, m) => total + fromMinor(m), 0))).toBe(forward);
       }),
     );
+  });
+});
+
+describe('issue 17: a record shows the symbol of its own currency', () => {
+  const inForce = { symbol: '£', code: 'GBP' };
+  it('uses the settings symbol for the currency in force, and the usual symbol of another', () => {
+    expect(currencySymbol('GBP', inForce)).toBe('£');
+    expect(currencySymbol('gbp', inForce)).toBe('£');
+    expect(currencySymbol('', inForce)).toBe('£');
+    expect(currencySymbol('USD', inForce)).toBe('$');
+    expect(currencySymbol('EUR', inForce)).toBe('€');
+    expect(currencySymbol('GBP', { symbol: '$', code: 'USD' })).toBe('£');
+  });
+  it('shows the code where no symbol exists', () => {
+    expect(currencySymbol('CHF', inForce)).toBe('CHF ');
+    expect(currencySymbol('??', inForce)).toBe('?? ');
+    expect(formatMoney(1250, { symbol: currencySymbol('CHF', inForce), code: 'CHF' })).toBe('CHF 12.50');
   });
 });

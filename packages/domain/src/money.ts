@@ -80,3 +80,21 @@ export function formatMoney(
   const text = `${sign}${currency.symbol}${digits}`;
   return options.withCode && currency.code ? `${text} ${currency.code}` : text;
 }
+
+/**
+ * The symbol of a record's own currency (issue 17: a trip keeps the currency it was made in): the
+ * settings' symbol for the currency in force, else the usual narrow symbol of the ISO code (GBP:
+ * £), else the code followed by a space.
+ */
+export function currencySymbol(code: string, inForce: CurrencySettings): string {
+  if (code === '' || code.toUpperCase() === inForce.code.toUpperCase()) return inForce.symbol;
+  try {
+    const symbol = new Intl.NumberFormat('en', { style: 'currency', currency: code, currencyDisplay: 'narrowSymbol' })
+      .formatToParts(0)
+      .find((part) => part.type === 'currency')?.value;
+    if (symbol !== undefined && !/^[A-Za-z]{2,}$/.test(symbol)) return symbol;
+  } catch {
+    // Not an ISO 4217 code: the code itself is shown.
+  }
+  return `${code} `;
+}

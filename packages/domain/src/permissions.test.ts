@@ -97,14 +97,14 @@ describe('section 2: the side menu', () => {
     for (const route of Object.keys(PROTECTED_ROUTES)) expect(paths).toContain(route);
   });
 
-  it('gives fleet admins dashboard, bookings, drivers and driver earnings as earning reports', () => {
+  it('gives fleet admins dashboard, bookings, drivers and driver earnings, named as their page', () => {
     const menu = sideMenuFor('fleetadmin');
     expect(menu.items).toEqual([
       { key: 'home', path: '/' },
       { key: 'dashboard', path: '/dashboard' },
       { key: 'booking_history', path: '/bookings' },
       { key: 'drivers', path: '/drivers' },
-      { key: 'earning_reports', path: '/driverearning' },
+      { key: 'driver_earning', path: '/driverearning' },
       { key: 'profile', path: '/profile' },
     ]);
   });

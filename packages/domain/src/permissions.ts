@@ -72,7 +72,8 @@ export function sideMenuFor(usertype: UserType): { items: MenuItem[]; logout: tr
     },
     admin && { key: 'car_types', path: '/cartypes' },
     admin && { key: 'cancellation_reasons', path: '/cancelreasons' },
-    fleet && { key: 'earning_reports', path: '/driverearning' },
+    // Section 2's 'Earning reports' entry of a fleet admin opens driver earnings, and is named as that page is (issue 17).
+    fleet && { key: 'driver_earning', path: '/driverearning' },
     admin && {
       key: 'wallet',
       children: [

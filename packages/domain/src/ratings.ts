@@ -6,6 +6,9 @@ type Ratings = { userrating: number; details: RatingEntry[] };
 
 const SCALE = 10 ** RATING_DECIMALS;
 
+/** The longest comment a rider may leave with a rating (issue 17; decisions.md). */
+export const MAX_RATING_COMMENT_LENGTH = 500;
+
 /** Section 9: the average of the rates, to 1 decimal; 0 with no ratings. */
 export function averageRating(details: readonly RatingEntry[]): number {
   if (details.length === 0) return 0;

@@ -22,6 +22,8 @@ const ms = (name: string) => bigint(name, { mode: 'number' });
 const minor = (name: string) => bigint(name, { mode: 'number' });
 
 export type Ratings = { userrating: number; details: { user: string; rate: number }[] };
+/** A booking's fare parts in minor units (domain FareBreakdownMinor), and what the fare cap took off (fare integrity). */
+export type FareBreakdownColumn = { base: number; distance: number; time: number; extras: number; minimum: number; cap: number };
 export type PricedChoiceMinor = { description: string; amount: number };
 export type CancelSlabMinor = { minsDelayed: number; amount: number };
 
@@ -255,6 +257,8 @@ export const bookings = pgTable(
     bookingTypeAdmin: boolean('booking_type_admin').notNull().default(false),
     coords: jsonb('coords').$type<{ lat: number; lng: number }[]>().notNull().default([]),
     tripCostMinor: minor('trip_cost_minor').notNull(),
+    /** The currency code the booking was made in (issue 17): its amounts are in it for good. */
+    currency: text('currency').notNull(),
     convenienceFeesMinor: minor('convenience_fees_minor').notNull(),
     driverShareMinor: minor('driver_share_minor').notNull(),
     discountMinor: minor('discount_minor').notNull().default(0),
@@ -274,6 +278,9 @@ export const bookings = pgTable(
     driverContact: text('driver_contact'),
     driverToken: text('driver_token'),
     vehicleNumber: text('vehicle_number'),
+    /** The accepting driver's car, copied in with its plate so the rider can find it (issue 17). */
+    vehicleMake: text('vehicle_make'),
+    vehicleModel: text('vehicle_model'),
     driverRating: doublePrecision('driver_rating'),
     fleetadmin: text('fleetadmin'),
     driverArriveTime: ms('driver_arrive_time'),
@@ -289,6 +296,10 @@ export const bookings = pgTable(
     /** The fare the route driven gave at REACHED when it went past the estimate's bound (fare integrity), else null. */
     uncappedFareMinor: minor('uncapped_fare_minor'),
     rating: integer('rating'),
+    /** The rider's words with the rating (issue 17), stored as typed: shown as text, never as markup. */
+    ratingComment: text('rating_comment'),
+    /** The parts of the fare the booking holds (the estimate's, then the route driven's), in minor units (issue 17). */
+    fareBreakdown: jsonb('fare_breakdown').$type<FareBreakdownColumn>(),
     pickupImage: text('pickup_image'),
     deliverImage: text('deliver_image'),
     requestedDrivers: jsonb('requested_drivers').$type<Record<string, true>>().notNull().default({}),
@@ -296,6 +307,12 @@ export const bookings = pgTable(
     offeredDrivers: jsonb('offered_drivers').$type<string[]>().notNull().default([]),
     /** The current round of offers; a round's timeout job acts only if it is still current. */
     dispatchRound: integer('dispatch_round').notNull().default(0),
+    /** Each offered driver's road leg to the pickup, as the maps table answered it when offered (admins and that driver only). */
+    offerLegs: jsonb('offer_legs').$type<Record<string, { distanceKm: number; durationSeconds: number }>>().notNull().default({}),
+    /** When the current round's offers time out (OFFER_TIMEOUT_S after it began); null when no round timeout applies. */
+    offerExpiresAt: ms('offer_expires_at'),
+    /** Drivers who declined: never offered this booking again. */
+    declinedDrivers: jsonb('declined_drivers').$type<string[]>().notNull().default([]),
     delivery: jsonb('delivery').$type<Record<string, unknown>>(),
     updatedAt: ms('updated_at').notNull(),
   },
@@ -418,6 +435,8 @@ export const walletEntries = pgTable(
     type: text('type').notNull(),
     /** Signed minor units: credits positive, debits and withdrawals negative. */
     amountMinor: minor('amount_minor').notNull(),
+    /** The entry's currency code (issue 17): its booking's, else the one in force when written. */
+    currency: text('currency').notNull(),
     txRef: text('tx_ref').notNull(),
     bookingId: text('booking_id'),
     at: ms('at').notNull(),
@@ -433,7 +452,12 @@ export const withdraws = pgTable(
     date: ms('date').notNull(),
     name: text('name').notNull(),
     amountMinor: minor('amount_minor').notNull(),
+    /** The currency code in force when it was requested (issue 17). */
+    currency: text('currency').notNull(),
     processed: boolean('processed').notNull().default(false),
+    /** Issue 17: an admin refused it and the amount went back to the wallet; never with processed. */
+    rejected: boolean('rejected').notNull().default(false),
+    /** When an admin decided it, paid out or rejected. */
     procesDate: ms('proces_date'),
     bankName: text('bank_name'),
     bankCode: text('bank_code'),

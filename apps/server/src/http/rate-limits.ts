@@ -55,6 +55,12 @@ export const RATE_LIMITS = {
     user: per(120, MINUTE),
     address: per(600, MINUTE),
   },
+  // A decline may start the next round of offers at once (a maps call): a driver never declines this often.
+  decline: { counts: "a driver's declined offers", routes: ['POST /api/bookings/:id/decline'], user: per(30, MINUTE), address: per(600, MINUTE) },
+  // The web asks every 30 s and when the driver moves; the server asks the maps provider at most once per booking and window.
+  eta: { counts: "a trip's ETA requests", routes: ['GET /api/bookings/:id/eta'], user: per(60, MINUTE), address: per(1200, MINUTE) },
+  // Issue 17: a promo code can be guessed. Apply, and a booking that carries a code, count here; a rider types a few.
+  promo: { counts: 'promo codes tried (Apply in the estimate dialog, and bookings with a code)', routes: ['POST /api/estimates/promo'], user: per(20, 10 * MINUTE), address: per(100, 10 * MINUTE) },
   upload: { counts: "a parcel's photos", routes: ['POST /api/bookings/:id/photos'], user: per(20, MINUTE), address: per(300, MINUTE) },
   payment: {
     counts: 'checkouts, top-ups, card removals and admin refunds (each may call a payment provider)',
@@ -62,6 +68,8 @@ export const RATE_LIMITS = {
     user: per(30, MINUTE),
     address: per(300, MINUTE),
   },
+  // Issue 17: each decision moves money (a payout, or a refund to the wallet); an admin decides a queue by hand.
+  'withdraw-decision': { counts: "an admin's withdraw decisions (process and reject)", routes: ['POST /api/withdraws/:id/complete', 'POST /api/withdraws/:id/reject'], user: per(60, MINUTE), address: per(300, MINUTE) },
   // The return from a provider's page asks the provider: per address, whoever comes back.
   'payment-return': { counts: "returns from a payment provider's page", routes: ['GET /api/payments/*/return'], address: per(120, MINUTE) },
   // A provider delivers notifications in bursts from a few addresses; each is checked by its signature.

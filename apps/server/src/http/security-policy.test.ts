@@ -24,6 +24,19 @@ describe('the security policy, built from the configuration', () => {
     expect(directivesOf({})['img-src']).toContain('https://tile.openstreetmap.org');
   });
 
+  it("lets maps load Google's tiles when Google's map is on, beside MAP_TILE_URL's (the fallback), and nowhere else", () => {
+    const google = { MAPS_PROVIDER: 'google', GOOGLE_MAPS_API_KEY: 'AIzaServerKey_123456' };
+    expect(directivesOf(google)['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org']);
+    const withMap = { ...google, GOOGLE_MAP_TILES_API_KEY: 'AIzaBrowserKey_123456' };
+    expect(directivesOf(withMap)['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org', 'https://tile.googleapis.com']);
+    expect(directivesOf({ ...withMap, GOOGLE_MAPS_API_URL: 'http://127.0.0.1:9000' })['img-src']).toContain('http://127.0.0.1:9000');
+    expect(directivesOf({ ...withMap, GOOGLE_MAPS_API_URL: 'http://127.0.0.1:9000', GOOGLE_MAP_TILES_URL: 'http://127.0.0.1:9001' })['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org', 'http://127.0.0.1:9001']);
+    // Tiles are images: no script, frame or fetch is opened to them.
+    expect([directivesOf(withMap)['connect-src'], directivesOf(withMap)['script-src']]).toEqual([undefined, undefined]);
+    // A browser key without Google's provider draws MAP_TILE_URL's tiles only.
+    expect(directivesOf({ GOOGLE_MAP_TILES_API_KEY: 'AIzaBrowserKey_123456' })['img-src']).toEqual(["'self'", 'data:', 'blob:', 'https://tile.openstreetmap.org']);
+  });
+
   it('upgrades insecure requests only where the public address is https', () => {
     expect(directivesOf({})['upgrade-insecure-requests']).toBeNull();
     expect(directivesOf({ PUBLIC_URL: 'http://192.168.1.20:3000' })['upgrade-insecure-requests']).toBeNull();

@@ -1,5 +1,6 @@
 import type { FastifyHelmetOptions } from '@fastify/helmet';
 import type { Config } from '../config';
+import { googleTilesBase } from '../providers/maps/google-tiles';
 import { providerPolicies } from '../providers/payments/in-force';
 import type { PaymentProviderPort } from '../providers/payments/port';
 
@@ -16,7 +17,8 @@ export function originOfTemplate(template: string): string {
 
 /**
  * The security headers, built from the configuration (what a real browser loads from other
- * hosts): map tiles from the configured tile server, card forms posted to the configured
+ * hosts): map tiles from the configured tile server (and Google's Map Tiles API when Google's
+ * map is on: MAP_TILE_URL stays allowed, it is the fallback), card forms posted to the configured
  * payment providers' pages, and `upgrade-insecure-requests` only where the public address is
  * https, so the app still works when opened over plain http on a network address.
  */
@@ -25,12 +27,15 @@ export function securityHeaders(config: Config, formTargets: readonly string[] =
   // Each configured payment provider's hosts (issue 18), and nothing else: none without one.
   const hosts = (pick: (policy: NonNullable<PaymentProviderPort['policy']>) => string[] | undefined): string[] => [...new Set(payments.flatMap((policy) => (pick(policy) ?? []).map(originOfTemplate)))];
   const extra = (directive: string, origins: string[]): Record<string, string[]> => (origins.length > 0 ? { [directive]: ["'self'", ...origins] } : {});
+  // Leaflet loads tiles as images: img-src is the one directive they need (no fetch, no script).
+  const googleTiles = googleTilesBase(config);
+  const tiles = [originOfTemplate(config.MAP_TILE_URL), ...(googleTiles ? [originOfTemplate(googleTiles)] : [])];
   return {
     global: true,
     contentSecurityPolicy: {
       useDefaults: true,
       directives: {
-        'img-src': ["'self'", 'data:', 'blob:', ...new Set([originOfTemplate(config.MAP_TILE_URL), ...hosts((policy) => policy.image)])],
+        'img-src': ["'self'", 'data:', 'blob:', ...new Set([...tiles, ...hosts((policy) => policy.image)])],
         'form-action': ["'self'", ...new Set([...formTargets.map(originOfTemplate), ...hosts((policy) => policy.formAction)])],
         ...extra('script-src', hosts((policy) => policy.script)),
         ...extra('frame-src', hosts((policy) => policy.frame)),

@@ -2,9 +2,11 @@ import { randomUUID } from 'node:crypto';
 import {
   bookingReference,
   driverShare,
+  fareBreakdownMinor,
   fareForMinor,
   fromMinor,
   greatCircleKm,
+  kmInUnit,
   renumberCancelReasons,
   settlePayment,
   toMinor,
@@ -25,6 +27,12 @@ export type DemoLogin = { role: string; email: string };
 
 /** The demo city: central London, with named places riders can pick. */
 const DEMO_CITY = { name: 'London', center: { lat: 51.5074, lng: -0.1278 } };
+
+/**
+ * The demo's settings match its city (issue 17): pounds, miles (UK roads are signed in miles),
+ * British phone numbers and London's clock.
+ */
+export const DEMO_LOCALE = { symbol: '£', code: 'GBP', country: 'United Kingdom', convert_to_mile: true, timezone: 'Europe/London' } as const;
 const PLACES = [
   { add: "King's Cross Station, London", lat: 51.5308, lng: -0.1238 },
   { add: 'Tower of London, London', lat: 51.5081, lng: -0.0759 },
@@ -56,7 +64,8 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
   return db.transaction(async (tx) => {
     // This database now holds demo data: its embedded test payment provider is on (in-force.ts).
     await markDemoDatabase(tx, now);
-    await saveSettings(tx, { ...DEFAULT_SETTINGS, bonus: 5, CompanyName: 'Rideway Demo Ltd', contact_email: 'support@rideway.demo', driver_approval: true, otp_secure: false });
+    const settings = { ...DEFAULT_SETTINGS, ...DEMO_LOCALE, bonus: 5, CompanyName: 'Rideway Demo Ltd', contact_email: 'support@rideway.demo', driver_approval: true, otp_secure: false };
+    await saveSettings(tx, settings);
     for (const [index, car] of CAR_TYPES.entries()) {
       await tx.insert(carTypes).values({
         id: randomUUID(),
@@ -80,8 +89,8 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
     }
     const year = new Date(now).getUTCFullYear();
     await tx.insert(promos).values([
-      { id: randomUUID(), promoName: 'WELCOME10', promoDescription: '10% off your trip, up to 5', promoDiscountType: 'percentage', promoDiscountValueHundredths: 1000, maxPromoDiscountValueMinor: 500, minOrderMinor: 1000, promoValidity: Date.UTC(year + 1, 11, 31), promoUsageLimit: 1000, createdAt: now },
-      { id: randomUUID(), promoName: 'FLAT3', promoDescription: '3 off trips over 15', promoDiscountType: 'flat', promoDiscountValueHundredths: 300, maxPromoDiscountValueMinor: 0, minOrderMinor: 1500, promoValidity: Date.UTC(year + 1, 5, 30), promoUsageLimit: 500, createdAt: now },
+      { id: randomUUID(), promoName: 'WELCOME10', promoDescription: `10% off your trip, up to ${DEMO_LOCALE.symbol}5`, promoDiscountType: 'percentage', promoDiscountValueHundredths: 1000, maxPromoDiscountValueMinor: 500, minOrderMinor: 1000, promoValidity: Date.UTC(year + 1, 11, 31), promoUsageLimit: 1000, createdAt: now },
+      { id: randomUUID(), promoName: 'FLAT3', promoDescription: `${DEMO_LOCALE.symbol}3 off trips over ${DEMO_LOCALE.symbol}15`, promoDiscountType: 'flat', promoDiscountValueHundredths: 300, maxPromoDiscountValueMinor: 0, minOrderMinor: 1500, promoValidity: Date.UTC(year + 1, 5, 30), promoUsageLimit: 500, createdAt: now },
     ]);
 
     const account = (firstName: string, lastName: string, email: string, mobile: string, usertype: 'admin' | 'fleetadmin' | 'driver' | 'rider', extra: Partial<Parameters<typeof insertAccount>[1]> = {}) =>
@@ -128,9 +137,11 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
       const pickup = PLACES[trip % PLACES.length];
       const drop = PLACES[(trip + 2) % PLACES.length];
       if (!rider || !driver || !spec || !car || !pickup || !drop) continue;
-      const km = Math.round(greatCircleKm(pickup, drop) * 1.3 * 100) / 100;
+      const km = greatCircleKm(pickup, drop) * 1.3;
       const seconds = Math.round((km / 25) * 3600);
-      const fare = fareForMinor(car, { distance: km, duration: seconds });
+      // Trips are measured, and priced per unit, in the unit in force (miles here), as estimates are.
+      const distance = Math.round(kmInUnit(km, settings.convert_to_mile) * 1000) / 1000;
+      const fare = fareForMinor(car, { distance, duration: seconds });
       const tripdate = now - (trip * 7 + 1) * 24 * 3600 * 1000;
       const paymentMode = trip % 3 === 0 ? 'cash' : 'card';
       const share = toMinor(driverShare(fromMinor(fare.grandTotal), fromMinor(fare.convenience_fees)));
@@ -148,12 +159,13 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
         pickup,
         drop,
         estimateMinor: fare.grandTotal,
-        estimateDistance: km,
-        distance: km,
+        estimateDistance: distance,
+        distance,
         estimateTime: seconds,
         tripdate,
         bookingDate: tripdate - 600_000,
         tripCostMinor: fare.grandTotal,
+        currency: settings.code,
         convenienceFeesMinor: fare.convenience_fees,
         driverShareMinor: share,
         customerPaidMinor: settlement.customer_paid,
@@ -165,6 +177,9 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
         driverName: `${driver.firstName} ${driver.lastName}`,
         driverContact: driver.mobile,
         vehicleNumber: spec.plate,
+        vehicleMake: driver.vehicleMake,
+        vehicleModel: driver.vehicleModel,
+        fareBreakdown: { ...fareBreakdownMinor(car, { distance, duration: seconds }), cap: 0 },
         fleetadmin: spec.fleet,
         acceptedAt: tripdate - 300_000,
         driverArriveTime: tripdate - 60_000,

@@ -210,7 +210,7 @@ describe.each(ENGINES)('the admin catalogue on %s (spec sections 2, 3, 5, 6)', (
       const done = await t.request({ method: 'POST', url: `/api/withdraws/${id}/complete`, as: admin });
       expect(done.json().withdraw).toMatchObject({ processed: true, procesDate: t.clock.now });
       const again = await t.request({ method: 'POST', url: `/api/withdraws/${id}/complete`, as: admin });
-      expect([again.statusCode, codeOf(again)]).toEqual([409, 'invalid_transition']);
+      expect([again.statusCode, codeOf(again)]).toEqual([409, 'withdraw_already_decided']);
       const own = (await t.request({ method: 'GET', url: '/api/withdraws', as: driver })).json().withdraws;
       expect(own).toHaveLength(1);
     });

@@ -70,6 +70,29 @@ describe.each(ENGINES)('real maps (MAPS_PROVIDER=google) against a local Google 
     expect(newApis.every((request) => request.headers['x-goog-api-key'] === google.key && !request.query.has('key'))).toBe(true);
   });
 
+  it("carries the web's search session token (sessiontoken) to Google's autocomplete and the chosen place's details", async () => {
+    const token = crypto.randomUUID();
+    expect((await post('/googleapis-autocomplete', { searchKeyword: '221B', sessiontoken: token })).statusCode).toBe(200);
+    expect((await post('/googleapis-autocomplete', { searchKeyword: '221B Baker', sessiontoken: token })).statusCode).toBe(200);
+    expect((await post('/googleapis-getcoords', { place_id: BAKER_221B.id, sessiontoken: token })).statusCode).toBe(200);
+    const [first, second, details] = google.requests;
+    expect([first?.body, second?.body]).toEqual([{ input: '221B', sessionToken: token }, { input: '221B Baker', sessionToken: token }]);
+    expect(details?.query.get('sessionToken')).toBe(token);
+    // Without one, as before: each call on its own.
+    expect((await post('/googleapis-autocomplete', { searchKeyword: 'Paddington' })).statusCode).toBe(200);
+    expect(google.requests.at(-1)?.body).toEqual({ input: 'Paddington' });
+  });
+
+  it('refuses a session token that is not one (wrong type, too long, not URL-safe) as a malformed request, asking Google nothing', async () => {
+    for (const sessiontoken of [42, 'short', 'x'.repeat(37), '../../v1/places:autocomplete', 'a b c d e f g h', '']) {
+      for (const [url, payload] of [['/googleapis-autocomplete', { searchKeyword: '221B Baker' }], ['/googleapis-getcoords', { place_id: BAKER_221B.id }]] as const) {
+        const response = await post(url, { ...payload, sessiontoken });
+        expect([response.statusCode, codeOf(response), response.json<{ error: { field?: string } }>().error.field], `${url} ${String(sessiontoken)}`).toEqual([400, 'validation_error', 'sessiontoken']);
+      }
+    }
+    expect(google.requests).toHaveLength(0);
+  });
+
   it.each<GoogleStandInMode>(['hang', 'fail', 'garbage', 'wrongShape', 'quota', 'blocked'])(
     'Google answering %s: each call answers its spec key with a 4xx, nothing is stored, no 500',
     async (mode) => {

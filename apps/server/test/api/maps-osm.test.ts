@@ -8,7 +8,7 @@ import { codeOf, createTestApp, driveTrip, ENGINES, NEAR_PICKUP, type TestApp } 
 import { expectSection7Routes, MIDPOINT } from '../maps-routes';
 import { startNominatim } from '../stand-ins/nominatim';
 import { displayName, OSM_PLACES } from '../stand-ins/osm-places';
-import { standInRoute, startOsrm } from '../stand-ins/osrm';
+import { standInMatching, standInRoute, startOsrm, type OsrmStandIn } from '../stand-ins/osrm';
 import { startPhoton } from '../stand-ins/photon';
 import type { StandIn, StandInMode } from '../stand-ins/stand-in-server';
 
@@ -21,7 +21,7 @@ const TOWER = OSM_PLACES[2]!;
 
 describe.each(ENGINES)('real maps (MAPS_PROVIDER=osm) against local OSRM, Nominatim and Photon on %s', (engine) => {
   let t: TestApp;
-  let osrm: StandIn;
+  let osrm: OsrmStandIn;
   let nominatim: StandIn;
   let photon: StandIn;
   let admin: UserRow;
@@ -58,7 +58,18 @@ describe.each(ENGINES)('real maps (MAPS_PROVIDER=osm) against local OSRM, Nomina
       standIn.requests.length = 0;
       delete standIn.beforeAnswer;
     }
+    osrm.match = 'ok';
   });
+
+  /** A cash trip booked by the rider and accepted by a new driver: its id and driver. */
+  const acceptedTrip = async () => {
+    const driver = await t.makeUser('driver', { carType: 'Sedan' });
+    await t.goOnline(driver);
+    const { id } = (await post('/api/bookings', { pickup, drop, carType: 'Sedan', payment_mode: 'cash' })).json<{ id: string }>();
+    await t.db.update(bookings).set({ requestedDrivers: { [driver.id]: true } }).where(eq(bookings.id, id));
+    expect((await post(`/api/bookings/${id}/accept`, {}, driver)).statusCode).toBe(200);
+    return { id, driver };
+  };
 
   it("estimates with OSRM's road distance and duration, not the gazetteer's guess", async () => {
     const expected = road([pickup, drop]);
@@ -79,7 +90,7 @@ describe.each(ENGINES)('real maps (MAPS_PROVIDER=osm) against local OSRM, Nomina
     expect(codeOf(await post('/googleapis-getcoords', { place_id: 'N1' }))).toBe('google_places_error');
   });
 
-  it("books at the provider's quote, and a trip reached after tracking is charged by OSRM's road distance, asked with no transaction open", async () => {
+  it("books at the provider's quote, and a trip reached after tracking is charged by OSRM's matched road distance, asked with no transaction open", async () => {
     const driver = await t.makeUser('driver', { carType: 'Sedan' });
     await t.goOnline(driver);
     const booked = await post('/api/bookings', { pickup, drop, carType: 'Sedan', payment_mode: 'cash' });
@@ -114,13 +125,39 @@ describe.each(ENGINES)('real maps (MAPS_PROVIDER=osm) against local OSRM, Nomina
     const reached = await driveTrip(t, driver, id, [MIDPOINT, drop]);
     expect(lockedWhileAsked).toEqual(['free', 'free']);
 
-    // Section 9: the tracked points (start, the reports, the reach position) through the multi-location route.
-    const driven = road([NEAR_PICKUP, MIDPOINT, drop, drop]);
-    const routeAsked = osrm.requests.filter((request) => request.path.startsWith('/route/')).at(-1);
-    expect(routeAsked?.path.split('/').pop()?.split(';')).toHaveLength(4);
+    // Section 9: the tracked points (start, the reports, the reach position) as one GPS trace,
+    // matched to the roads by OSRM's match service, their times in seconds.
+    const trace = [NEAR_PICKUP, MIDPOINT, drop, drop];
+    const driven = { km: Math.round(standInMatching(trace).metres) / 1000 };
+    expect(driven.km).not.toBe(road(trace).km);
+    const matchAsked = osrm.requests.filter((request) => request.path.startsWith('/match/'));
+    expect(matchAsked).toHaveLength(1);
+    expect(matchAsked[0]?.path.split('/').pop()?.split(';')).toHaveLength(4);
+    const seconds = matchAsked[0]?.query.get('timestamps')?.split(';').map(Number) ?? [];
+    expect(seconds).toHaveLength(4);
+    expect(seconds.every((value, i) => i === 0 || value >= (seconds[i - 1] ?? 0))).toBe(true);
+    expect(osrm.requests.filter((request) => request.path.startsWith('/route/')).length).toBe(1);
     const fare = fareFor(sedan, { distance: driven.km, duration: reached.total_trip_time });
     expect(reached).toMatchObject({ status: 'REACHED', distance: driven.km, trip_cost: fare.grandTotal, convenience_fees: fare.convenience_fees, driver_share: fare.totalCost });
     expect(reached.drop).toEqual({ lat: drop.lat, lng: drop.lng, add: displayName(TOWER) });
+  });
+
+  it.each<OsrmStandIn['match']>(['NoMatch', 'refused'])('a trace OSRM answers %s for is charged by the route through its points instead', async (matching) => {
+    const { id, driver } = await acceptedTrip();
+    osrm.match = matching;
+    const reached = await driveTrip(t, driver, id, [MIDPOINT, drop]);
+    expect(osrm.requests.filter((request) => request.path.startsWith('/match/'))).toHaveLength(1);
+    expect(osrm.requests.at(-1)?.path.split('/').pop()?.split(';')).toHaveLength(4);
+    expect(reached).toMatchObject({ status: 'REACHED', distance: road([NEAR_PICKUP, MIDPOINT, drop, drop]).km });
+  });
+
+  it('two tracked points are the drive-time route, not a match (section 9)', async () => {
+    const { id, driver } = await acceptedTrip();
+    // The start and the reach position, nothing tracked between.
+    const reached = await driveTrip(t, driver, id, []);
+    expect(osrm.requests.some((request) => request.path.startsWith('/match/'))).toBe(false);
+    expect(osrm.requests.at(-1)?.path.split('/').pop()?.split(';')).toHaveLength(2);
+    expect(reached.distance).toBe(road([NEAR_PICKUP, { lat: reached.drop.lat, lng: reached.drop.lng }]).km);
   });
 
   it.each<StandInMode>(['hang', 'fail', 'garbage', 'wrongShape'])('a provider that answers %s: each call answers its spec key with a 4xx, nothing is stored, no 500', async (mode) => {

@@ -81,7 +81,7 @@ describe.each(ENGINES)("a parcel's photos and a driver's own earnings on %s (iss
     const now = Date.now();
     const trip = (driver: UserRow, driverShareMinor: number) => ({
       id: crypto.randomUUID(), reference: crypto.randomUUID().slice(0, 7), status: 'COMPLETE', carType: 'Sedan', customer: rider.id, customerName: 'R', pickup, drop, tripdate: now, bookingDate: now, estimateMinor: driverShareMinor + 100, estimateDistance: 5, distance: 5, estimateTime: 600,
-      tripCostMinor: driverShareMinor + 100, convenienceFeesMinor: 100, driverShareMinor, customerPaidMinor: driverShareMinor + 100, driver: driver.id, driverName: `${driver.firstName} ${driver.lastName}`, updatedAt: now,
+      tripCostMinor: driverShareMinor + 100, currency: 'USD', convenienceFeesMinor: 100, driverShareMinor, customerPaidMinor: driverShareMinor + 100, driver: driver.id, driverName: `${driver.firstName} ${driver.lastName}`, updatedAt: now,
     });
     await t.db.insert(bookings).values([trip(me, 1234), trip(me, 766), trip(other, 5000)]);
     const rows = (await t.request({ method: 'GET', url: '/api/reports/driver-earnings', as: me })).json().rows as { driver: string; driverShare: number; bookings: number }[];

@@ -20,6 +20,14 @@ import { listenLocally } from './stand-in-server';
  * - Geocoding API, https://developers.google.com/maps/documentation/geocoding/requests-reverse-geocoding:
  *   `GET /maps/api/geocode/json?latlng=lat,lng&key=..` answers HTTP 200 with a `status` (OK,
  *   ZERO_RESULTS, OVER_QUERY_LIMIT, REQUEST_DENIED, INVALID_REQUEST, UNKNOWN_ERROR) and `results`.
+ * - Map Tiles API, https://developers.google.com/maps/documentation/tile/session_tokens, .../tile/roadmap
+ *   and .../tile/2d-tiles-overview: `POST /v1/createSession?key=..` with `{mapType, language,
+ *   region}` (all required) answers `{session, expiry, tileWidth, tileHeight, imageFormat}`, expiry
+ *   in seconds since the epoch as a string, two weeks on; `GET /v1/2dtiles/{z}/{x}/{y}?session=..&key=..`
+ *   answers a PNG tile of a known session (400 otherwise); `GET /tile/v1/viewport?session=..&key=..
+ *   &zoom=..&north=..&south=..&east=..&west=..` answers `{copyright, maxZoomRects}`. These take the
+ *   browser key (`tileKey`), and when `tileReferer` is set only a request whose Referer starts with
+ *   it, as a key restricted by HTTP referrer (403 PERMISSION_DENIED otherwise).
  * The Routes and Places APIs take the key in `X-Goog-Api-Key` (or `?key=`) and the field mask in
  * `X-Goog-FieldMask` (or `?fields=`), Google's system parameters
  * (https://cloud.google.com/apis/docs/system-parameters); the field mask is required except for
@@ -46,6 +54,16 @@ export type GoogleStandIn = {
   url: string;
   /** The API key it accepts. */
   key: string;
+  /** The browser key the Map Tiles API accepts (GOOGLE_MAP_TILES_API_KEY). */
+  tileKey: string;
+  /** When set, the Map Tiles API answers only requests whose Referer starts with it. */
+  tileReferer?: string;
+  /** The tile sessions it created, oldest first. */
+  sessions: string[];
+  /** How long a session lives, in seconds (two weeks, as Google says today). */
+  sessionSeconds: number;
+  /** When true, the viewport information answers 503 whatever the mode (the tiles still work). */
+  viewportDown?: boolean;
   mode: GoogleStandInMode;
   /** Every request received, oldest first. */
   requests: GoogleSeenRequest[];
@@ -75,7 +93,16 @@ export function standInRoute(points: LatLng[]): { metres: number; seconds: numbe
   return { metres, seconds: Math.round(metres / SPEED_M_S), polyline: polylineCodec.encode(points.map((point) => [point.lat, point.lng]), 5) };
 }
 
-type Answer = { status: number; body: unknown };
+type Answer = { status: number; body: unknown; contentType?: string };
+
+/** The copyright the viewport information answers. */
+export const STAND_IN_COPYRIGHT = 'Map data ©2025 Google <stand-in>';
+
+/** A 256-pixel PNG tile, Google-map beige with a darker edge, so a screenshot shows whose tiles were drawn. */
+const TILE_PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAQAAAAEAAQMAAABmvDolAAAABlBMVEX16+LIuKCmPA64AAAAP0lEQVR42u3aMREAQAgEsZvBvyec/TuAgjZbR8LmLWUFnbECAAAAAAAAAAAAAAAAAAAAAAAAAAAAAACYwPle+JRHP4Q1wLfZAAAAAElFTkSuQmCC',
+  'base64',
+);
 
 const STATUS_CODE: Record<string, number> = { INVALID_ARGUMENT: 400, PERMISSION_DENIED: 403, NOT_FOUND: 404, RESOURCE_EXHAUSTED: 429, UNAVAILABLE: 503 };
 /** google.rpc.Status as Google's REST APIs answer it. */
@@ -129,7 +156,16 @@ const enumName = (names: Record<string, string>, value: unknown, fallback: strin
 const CONDITION_NUMBER: Record<string, number> = { ROUTE_EXISTS: 1, ROUTE_NOT_FOUND: 2 };
 
 export async function startGoogleMaps(options: { key?: string } = {}): Promise<GoogleStandIn> {
-  const standIn: GoogleStandIn = { url: '', key: options.key ?? 'AIzaStandInKey_0123456789abcdefghij', mode: 'ok', requests: [], close: () => Promise.resolve() };
+  const standIn: GoogleStandIn = {
+    url: '',
+    key: options.key ?? 'AIzaStandInKey_0123456789abcdefghij',
+    tileKey: 'AIzaStandInTileKey_0123456789abcdefgh',
+    sessions: [],
+    sessionSeconds: 14 * 24 * 3600,
+    mode: 'ok',
+    requests: [],
+    close: () => Promise.resolve(),
+  };
 
   /** The key and field mask checks the Routes and Places APIs make before anything else. */
   const systemParameters = (seen: GoogleSeenRequest, needsMask: boolean): Answer | string[] => {
@@ -253,8 +289,46 @@ export async function startGoogleMaps(options: { key?: string } = {}): Promise<G
     });
   };
 
+  /** The Map Tiles API: its browser key, its referrer restriction, then the call. */
+  const mapTiles = (seen: GoogleSeenRequest): Answer | undefined => {
+    const tile = seen.method === 'GET' ? /^\/v1\/2dtiles\/(\d{1,2})\/(\d+)\/(\d+)$/.exec(seen.path) : null;
+    const createSession = seen.method === 'POST' && seen.path === '/v1/createSession';
+    const viewport = seen.method === 'GET' && seen.path === '/tile/v1/viewport';
+    if (!tile && !createSession && !viewport) return undefined;
+    const key = seen.query.get('key') ?? (seen.headers['x-goog-api-key'] as string | undefined);
+    if (!key) return googleError('PERMISSION_DENIED', 'The request is missing a valid API key.');
+    if (key !== standIn.tileKey) return googleError('INVALID_ARGUMENT', 'API key not valid. Please pass a valid API key.', 'API_KEY_INVALID');
+    const referer = seen.headers.referer ?? '';
+    if (standIn.tileReferer !== undefined && !referer.startsWith(standIn.tileReferer)) {
+      return googleError('PERMISSION_DENIED', `Requests from referer ${referer || '<empty>'} are blocked.`, 'API_KEY_HTTP_REFERRER_BLOCKED');
+    }
+    if (standIn.mode === 'quota') return googleError('RESOURCE_EXHAUSTED', "Quota exceeded for quota metric 'Requests' of service 'Map Tiles API'.", 'RATE_LIMIT_EXCEEDED');
+    if (standIn.mode === 'blocked') return googleError('PERMISSION_DENIED', 'Map Tiles API has not been used in this project before or it is disabled.', 'SERVICE_DISABLED');
+    if (createSession) {
+      const body = seen.body as { mapType?: unknown; language?: unknown; region?: unknown } | undefined;
+      if (!['roadmap', 'satellite', 'terrain', 'streetview'].includes(body?.mapType as string)) return invalid('Invalid value at map_type.');
+      if (typeof body?.language !== 'string' || typeof body.region !== 'string') return invalid('language and region are required.');
+      if (standIn.mode === 'wrongShape') return { status: 200, body: { token: 'no session here', expiry: 'soon' } };
+      const session = `standIn-${String(standIn.sessions.length + 1)}-${Math.random().toString(36).slice(2, 12)}`;
+      standIn.sessions.push(session);
+      return { status: 200, body: { session, expiry: String(Math.floor(Date.now() / 1000) + standIn.sessionSeconds), tileWidth: 256, tileHeight: 256, imageFormat: 'png' } };
+    }
+    if (!standIn.sessions.includes(seen.query.get('session') ?? '')) return invalid('Invalid session token.');
+    if (viewport) {
+      if (standIn.viewportDown === true) return googleError('UNAVAILABLE', 'The service is currently unavailable.');
+      if (standIn.mode === 'wrongShape') return { status: 200, body: { copyright: 42 } };
+      return { status: 200, body: { copyright: STAND_IN_COPYRIGHT, maxZoomRects: [{ maxZoom: 22, north: 85, south: -85, east: 180, west: -180 }] } };
+    }
+    const zoom = Number(tile?.[1]);
+    const size = 2 ** zoom;
+    if (zoom > 22 || Number(tile?.[2]) >= size || Number(tile?.[3]) >= size) return googleError('NOT_FOUND', 'Tile not found.');
+    return { status: 200, body: TILE_PNG, contentType: 'image/png' };
+  };
+
   const answer = (seen: GoogleSeenRequest): Answer => {
     const numericEnums = (seen.query.get('$alt') ?? '').includes('enum-encoding=int');
+    const tiles = mapTiles(seen);
+    if (tiles) return tiles;
     if (seen.method === 'GET' && seen.path === '/maps/api/geocode/json') return reverseGeocode(seen);
     const route = (() => {
       if (seen.method === 'POST' && seen.path === '/directions/v2:computeRoutes') return { needsMask: true, api: 'Routes API', run: (fields: string[]) => computeRoutes(seen, fields) };
@@ -297,7 +371,11 @@ export async function startGoogleMaps(options: { key?: string } = {}): Promise<G
         response.writeHead(200, { 'content-type': 'application/json; charset=UTF-8' }).end('{"routes": [{"distanceMeters": ');
         return;
       }
-      const { status, body: answerBody } = unreadable ? invalid(`Invalid JSON payload received. Unexpected token.`) : answer(seen);
+      const { status, body: answerBody, contentType } = unreadable ? invalid(`Invalid JSON payload received. Unexpected token.`) : answer(seen);
+      if (Buffer.isBuffer(answerBody)) {
+        response.writeHead(status, { 'content-type': contentType ?? 'application/octet-stream', 'cache-control': 'no-store' }).end(answerBody);
+        return;
+      }
       response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(answerBody));
     });
   });

@@ -1,13 +1,30 @@
-import type { Booking, BookingRequest, ChatMessage, Estimate, PaymentForm, TrackingEntry } from '@rideway/contract';
-import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
+import type { Booking, BookingListQuery, BookingRequest, ChatMessage, Estimate, PaymentForm, TrackingEntry } from '@rideway/contract';
+import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, newIdempotencyKey } from './client';
 
 export const BOOKINGS = ['bookings'] as const;
 const bookingKey = (id: string) => ['booking', id] as const;
 
-/** The caller's bookings, newest first (a driver's trips, a fleet's, or every one for an admin). */
-export function useBookings() {
-  return useQuery({ queryKey: BOOKINGS, queryFn: async () => (await api<{ bookings: Booking[] }>('/api/bookings')).bookings });
+/** The list's search and filters (issue 17), as GET /api/bookings takes them. */
+export type BookingFilters = Partial<Pick<BookingListQuery, 'q' | 'status' | 'from' | 'to'>>;
+
+const queryOf = (filters: BookingFilters): string => {
+  const params = new URLSearchParams(Object.entries(filters as Record<string, string | number | undefined>).flatMap(([key, value]) => (value === undefined ? [] : [[key, String(value)]])));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+};
+
+/**
+ * The caller's bookings, newest first (a driver's trips, a fleet's, or every one for an admin);
+ * with filters, those the server finds (issue 17). The last answer stays while the next loads.
+ */
+export function useBookings(filters?: BookingFilters) {
+  const query = filters ? queryOf(filters) : '';
+  return useQuery({
+    queryKey: query ? [...BOOKINGS, query] : BOOKINGS,
+    queryFn: async () => (await api<{ bookings: Booking[] }>(`/api/bookings${query}`)).bookings,
+    placeholderData: keepPreviousData,
+  });
 }
 
 export function useBooking(id: string) {
@@ -17,7 +34,8 @@ export function useBooking(id: string) {
 /** A booking's newer state (an action's answer or a live event) replaces the cached one everywhere. */
 export function storeBooking(queryClient: QueryClient, booking: Booking): void {
   queryClient.setQueryData(bookingKey(booking.id), (cached: Booking | undefined) => ({ ...cached, ...booking }));
-  queryClient.setQueryData(BOOKINGS, (list: Booking[] | undefined) => list?.map((row) => (row.id === booking.id ? { ...row, ...booking } : row)));
+  // Every list holding it: the whole one and any searched or filtered one.
+  queryClient.setQueriesData({ queryKey: BOOKINGS }, (list: Booking[] | undefined) => list?.map((row) => (row.id === booking.id ? { ...row, ...booking } : row)));
 }
 
 type EstimateRequest = Pick<BookingRequest, 'pickup' | 'drop' | 'carType' | 'parcelTypeIndex' | 'optionIndex'>;

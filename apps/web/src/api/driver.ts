@@ -1,13 +1,25 @@
-import type { Booking, DriverEarningRow, User } from '@rideway/contract';
+import type { DriverEarningRow, DriverOffer, User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 import { ME } from './session';
 
 export const TASKS = ['driver', 'tasks'] as const;
 
-/** The NEW bookings offered to the signed-in driver (DriverTrips). */
+/** The NEW bookings offered to the signed-in driver (DriverTrips), each with its leg to the pickup and its timeout. */
 export function useDriverTasks(enabled: boolean) {
-  return useQuery({ queryKey: TASKS, queryFn: async () => (await api<{ tasks: Booking[] }>('/api/driver/tasks')).tasks, enabled });
+  return useQuery({ queryKey: TASKS, queryFn: async () => (await api<{ tasks: DriverOffer[] }>('/api/driver/tasks')).tasks, enabled });
+}
+
+/** Declines an offer (issue 17): it leaves the list at once and goes to the next drivers. */
+export function useDeclineOffer() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<{ bookingId: string }>(`/api/bookings/${id}/decline`, { method: 'POST', body: {} }),
+    onMutate: (id) => {
+      queryClient.setQueryData(TASKS, (offers: DriverOffer[] | undefined) => offers?.filter((offer) => offer.id !== id));
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: TASKS }),
+  });
 }
 
 /** Online or offline (driverActiveStatus); the answer is written into the signed-in user. */

@@ -8,7 +8,7 @@ import { RequireRole } from './RequireRole';
 
 const signedIn = (usertype: UserType): ApiAnswer => ({ status: 200, body: { user: { id: 'u1', usertype } } });
 
-function openGuarded(me: ApiAnswer, allowed: readonly UserType[]) {
+function openGuarded(me: ApiAnswer, allowed: readonly UserType[], entry = '/guarded') {
   const calls = fakeApi({ 'GET /api/me': me });
   const router = createMemoryRouter(
     [
@@ -16,7 +16,7 @@ function openGuarded(me: ApiAnswer, allowed: readonly UserType[]) {
       { path: '/guarded', element: <RequireRole allowed={allowed}><h1>guarded page</h1></RequireRole> },
       { path: '/login', element: <h1>login page</h1> },
     ],
-    { initialEntries: ['/', '/guarded'], initialIndex: 1 },
+    { initialEntries: ['/', entry], initialIndex: 1 },
   );
   render(<RouterProvider router={router} />, { wrapper: queryWrapper().wrapper });
   return { router, calls };
@@ -42,6 +42,13 @@ describe('RequireRole (section 2 route guard)', () => {
     expect(await screen.findByRole('heading', { name: 'login page' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/login');
     expect(router.state.historyAction).toBe('REPLACE');
+  });
+
+  it('tells /login the page asked for, with its query and fragment (issue 17)', async () => {
+    const { router } = openGuarded(refusal(401, 'not_logged_in'), ['admin'], '/guarded?tab=2#top');
+    expect(await screen.findByRole('heading', { name: 'login page' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/login');
+    expect(new URLSearchParams(router.state.location.search).get('next')).toBe('/guarded?tab=2#top');
   });
 
   it('sends a signed-in user of another role to /login', async () => {

@@ -26,6 +26,9 @@ export const BOOKING_OTP_DIGITS = String(BOOKING_OTP_MAX).length;
 /** The profile's wallet card lists this many newest entries. */
 export const WALLET_HISTORY_SHOWN = 10;
 
+/** The booking history searches this long after the last key typed (issue 17). */
+export const BOOKING_SEARCH_DEBOUNCE_MS = 300;
+
 /** An admin table's page size, and the larger sizes offered. */
 export const ADMIN_TABLE_PAGE_SIZE = 10;
 export const ADMIN_TABLE_PAGE_SIZES = [25, 50] as const;
@@ -33,6 +36,10 @@ export const ADMIN_TABLE_PAGE_SIZES = [25, 50] as const;
 /** A new promo's form starts valid for this many days, for this many uses. */
 export const PROMO_DEFAULT_VALIDITY_DAYS = 30;
 export const PROMO_DEFAULT_USAGE_LIMIT = 100;
+
+/** The rider's ETA line is asked again this often, and at most this often when the driver's live position moves (issue 16). */
+export const ETA_REFRESH_MS = 30_000;
+export const ETA_MOVE_REFRESH_MIN_MS = 10_000;
 
 /** A new offer's alert: how many times CarHornRepeat repeats it, and each vibration and pause. */
 export const OFFER_ALERT_REPEATS = 3;

@@ -59,8 +59,18 @@ export const driveTimeRequestSchema = z.object({ start: mapPointSchema, dest: ma
 // Shape order is check order: start, then the waypoints, then dest.
 export const multiLocTimeRequestSchema = z.object({ start: mapPointSchema, waypoints: waypointsSchema, dest: mapPointSchema });
 const placeSearchText = z.string({ error: placeError('google_places_error') }).max(200);
-export const autocompleteRequestSchema = z.object({ searchKeyword: placeSearchText });
-export const coordsRequestSchema = z.object({ place_id: placeSearchText.min(1) });
+/**
+ * A place search session (Google's Places session tokens: one search's suggestions and the
+ * chosen place's lookup billed as one): URL- and filename-safe base64 of at most 36 characters,
+ * a version 4 UUID as the web makes it. Optional; anything else is a malformed request.
+ */
+const sessionTokenSchema = z
+  .string()
+  .regex(/^[\w-]{8,36}$/)
+  .optional()
+  .meta({ description: 'The place search session this call belongs to (a UUID): the same for a search and its chosen place', example: '3519edfe-0f75-4a30-bfe4-7cbd89340b2c' });
+export const autocompleteRequestSchema = z.object({ searchKeyword: placeSearchText, sessiontoken: sessionTokenSchema });
+export const coordsRequestSchema = z.object({ place_id: placeSearchText.min(1), sessiontoken: sessionTokenSchema });
 export const routeRequestSchema = driveTimeRequestSchema;
 
 export type AddressRequest = z.output<typeof addressRequestSchema>;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingRequest } from '@rideway/contract';
-import { bookingOtp, bookingReference, fromMinor, initialBookingStatus, isBookLaterLeadMet, promoDiscount, toMinor, validateDeliveryDetails } from '@rideway/domain';
+import { bookingOtp, bookingReference, fareBreakdownMinor, initialBookingStatus, isBookLaterLeadMet, toMinor, validateDeliveryDetails } from '@rideway/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
@@ -11,31 +11,17 @@ import { providersInForce } from '../../providers/payments/in-force';
 import { availableDriversNear, beginDispatch } from '../dispatch/service';
 import { getSettings } from '../settings/service';
 import { findUser, type UserRow } from '../users/accounts';
+import { findPromo, promoOffer } from '../promos/offer';
 import { estimateTrip } from './estimate';
 import type { BookingRow } from '../dispatch/booking-view';
 
 /** Applies a promo inside the booking's transaction: counted once per rider, never past its limit. */
 async function applyPromo(tx: Tx, name: string, riderUid: string, bookingId: string, tripCost: number, now: number) {
-  const promo = (await tx.select().from(promos).where(eq(promos.promoName, name.trim().toUpperCase())).for('update'))[0];
-  if (!promo) throw new AppError('promo_not_found', 'promo');
-  const used = await tx.select({ uid: promoUses.uid }).from(promoUses).where(and(eq(promoUses.promoId, promo.id), eq(promoUses.uid, riderUid))).limit(1);
-  const discount = unwrap(
-    promoDiscount(
-      {
-        promo_discount_type: promo.promoDiscountType as 'flat' | 'percentage',
-        promo_discount_value: fromMinor(promo.promoDiscountValueHundredths),
-        max_promo_discount_value: fromMinor(promo.maxPromoDiscountValueMinor),
-        min_order: fromMinor(promo.minOrderMinor),
-        promo_validity: promo.promoValidity,
-        promo_usage_limit: promo.promoUsageLimit,
-        user_avail: promo.userAvail,
-      },
-      { tripCost, now, usedByRider: used.length > 0 },
-    ),
-  );
+  const promo = await findPromo(tx, name, true);
+  const offer = await promoOffer(tx, promo, { riderUid, tripCost, now });
   await tx.update(promos).set({ userAvail: sql`${promos.userAvail} + 1` }).where(eq(promos.id, promo.id));
   await tx.insert(promoUses).values({ promoId: promo.id, uid: riderUid, bookingId, at: now });
-  return { discount, details: { promo_name: promo.promoName, promo_discount_type: promo.promoDiscountType, promo_discount_value: fromMinor(promo.promoDiscountValueHundredths) } };
+  return offer;
 }
 
 /** Book later (decisions.md): a trip date at most this far ahead. */
@@ -83,9 +69,11 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
   const estimate = await estimateTrip(ctx, request, settings);
   const { pickup, drop } = request;
 
-  // Section 5: book now needs an available driver in range; the nearest few get the first offers.
-  // Looked up before the transaction (the live index may be Redis); accept rechecks the driver.
-  const nearest = request.bookLater ? [] : await availableDriversNear(ctx, ctx.db, pickup, estimate.carType.name, settings, { limit: ctx.config.OFFER_BATCH_SIZE });
+  // Section 5: book now needs an available driver in range; the quickest few to drive to the
+  // pickup get the first offers. Looked up, road times included, before the transaction (the live
+  // index may be Redis, the road times are a maps call); accept rechecks the driver.
+  const offersNow = settings.autoDispatch && initialBookingStatus(settings.appcat, actor.usertype === 'admin') === 'NEW';
+  const nearest = request.bookLater ? [] : await availableDriversNear(ctx, ctx.db, pickup, estimate.carType.name, settings, { limit: ctx.config.OFFER_BATCH_SIZE, byRoad: offersNow });
   if (!request.bookLater && nearest.length === 0) throw new AppError('no_driver_found_alert_messege');
 
   return ctx.db.transaction(async (tx) => {
@@ -120,6 +108,8 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
       otp: bookingOtp(settings.otp_secure) || null,
       bookingTypeAdmin: madeByAdmin,
       tripCostMinor: tripCost,
+      // Issue 17: the booking keeps the currency it was priced in, whatever the settings say later.
+      currency: settings.code,
       convenienceFeesMinor: fees,
       driverShareMinor: tripCost - fees,
       discountMinor: discount,
@@ -128,6 +118,7 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
       paymentMode: request.payment_mode,
       promoApplied: promo !== undefined,
       promoDetails: promo?.details ?? null,
+      fareBreakdown: { ...fareBreakdownMinor(estimate.carType, { distance: estimate.distance, duration: estimate.duration }, estimate.extras), cap: 0 },
       delivery: delivery
         ? {
             ...delivery,
@@ -139,6 +130,6 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
     };
     const inserted = (await tx.insert(bookings).values(row).returning())[0];
     if (!inserted) throw new AppError('internal_error');
-    return beginDispatch(ctx, tx, inserted, settings, now);
+    return beginDispatch(ctx, tx, inserted, settings, now, request.bookLater ? undefined : { round: inserted.dispatchRound, fresh: nearest, again: [] });
   });
 }

@@ -3,6 +3,7 @@ import {
   boundedFareMinor,
   cancelRefund,
   cancellationCharge,
+  fareBreakdownMinor,
   fareForMinor,
   fromMinor,
   kmInUnit,
@@ -45,12 +46,16 @@ export const reachFare = (driven: RouteDriven | undefined): StepEffect => async 
   const carType = (await tx.select().from(carTypes).where(eq(carTypes.name, booking.carType)).limit(1))[0];
   if (!carType) return undefined;
   const distance = Math.round(kmInUnit(driven.km, settings.convert_to_mile) * 1000) / 1000;
-  const drivenFare = fareForMinor(toApiCarType(carType), { distance, duration: plan.set.total_trip_time ?? booking.totalTripTime ?? booking.estimateTime });
+  const rates = toApiCarType(carType);
+  const measured = { distance, duration: plan.set.total_trip_time ?? booking.totalTripTime ?? booking.estimateTime };
+  const drivenFare = fareForMinor(rates, measured);
   // Fare integrity: never above the estimate plus the settings' margin; the cap is recorded.
   const fare = boundedFareMinor(drivenFare, booking.estimateMinor, settings.fareMarginPercent);
   const discount = Math.min(booking.discountMinor, fare.grandTotal);
   return {
     uncappedFareMinor: fare.uncapped,
+    // Issue 17: the parts of the fare driven, and what the cap took off them (fee excluded).
+    fareBreakdown: { ...fareBreakdownMinor(rates, measured), cap: drivenFare.totalCost - fare.totalCost },
     distance,
     tripCostMinor: fare.grandTotal,
     convenienceFeesMinor: fare.convenience_fees,
@@ -123,13 +128,13 @@ async function chargeFor(tx: Tx, { booking, plan, now }: StepChange): Promise<nu
  * on the way is credited the whole charge.
  */
 export const cancelCharge: StepEffect = async (tx, change) => {
-  const { booking, settings, now } = change;
+  const { booking, now } = change;
   const charge = await chargeFor(tx, change);
   const paid = await paidAhead(tx, booking);
   const { refund, owed } = cancelRefund({ paid: paid?.amountMinor ?? 0, charge });
   if (owed > 0) await appendEntry(tx, { uid: booking.customer, type: 'Debit', amountMinor: owed, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
   if (charge > 0 && booking.driver) await appendEntry(tx, { uid: booking.driver, type: 'Credit', amountMinor: charge, txRef: 'CancellationCharge', at: now, bookingId: booking.id });
-  const refunded = paid ? await refundPaidAhead(tx, { booking, paid, amountMinor: refund, currency: settings.code, now }) : false;
+  const refunded = paid ? await refundPaidAhead(tx, { booking, paid, amountMinor: refund, currency: booking.currency, now }) : false;
   return { cancellationChargeMinor: charge, refundAmountMinor: refunded ? refund : 0 };
 };
 
@@ -140,4 +145,15 @@ export const rateDriver: StepEffect = async (tx, { booking, plan }) => {
   const driver = (await tx.select().from(users).where(eq(users.id, booking.driver)).for('update'))[0];
   if (driver) await tx.update(users).set({ ratings: appendRating(driver.ratings, { user: booking.customer, rate: rating }) }).where(eq(users.id, driver.id));
   return undefined;
+};
+
+/** COMPLETE with a rating: the rider's comment is kept with it, as typed (issue 17; shown as text, never markup). */
+export const ratingComment = (comment: string | undefined): StepEffect => (_tx, { plan }) =>
+  Promise.resolve(plan.set.rating !== undefined && comment ? { ratingComment: comment } : undefined);
+
+/** Accept: the driver's car is copied in beside its plate, so the rider knows which car to look for (issue 17). */
+export const driverCar: StepEffect = async (tx, { plan }) => {
+  if (!plan.set.driver) return undefined;
+  const car = (await tx.select({ vehicleMake: users.vehicleMake, vehicleModel: users.vehicleModel }).from(users).where(eq(users.id, plan.set.driver)))[0];
+  return car ? { vehicleMake: car.vehicleMake, vehicleModel: car.vehicleModel } : undefined;
 };

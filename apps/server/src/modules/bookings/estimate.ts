@@ -1,5 +1,5 @@
 import type { Estimate, EstimateRequest, Settings } from '@rideway/contract';
-import { fareForMinor, fromMinor, kmInUnit, MAX_MINOR, type FareExtras } from '@rideway/domain';
+import { fareForMinor, fromMinor, insideServiceArea, kmInUnit, MAX_MINOR, type FareExtras } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
@@ -28,12 +28,16 @@ function choiceOf(index: number | null | undefined, length: number, field: strin
  * is in km, or miles when convert_to_mile; duration in seconds. In delivery mode the chosen
  * parcel type and option are added. No route answers no_route_found; a maps provider that fails
  * throws its MapsProviderError, which the error mapper answers with the same key (never a guess).
+ * A pickup outside the service area answers outside_service_area before the maps provider is
+ * asked (issue 16, point 6; the drop may lie outside, decisions.md). Booking creation, the
+ * rider's and the admin's, estimates here too, so it is refused the same way.
  * Called before any transaction opens (booking creation estimates first, then writes).
  */
 export async function estimateTrip(ctx: AppContext, request: EstimateRequest, settingsInForce?: Settings): Promise<EstimateResult> {
   const { pickup, drop } = request;
   const carType = await carTypeNamed(ctx.db, request.carType);
   const settings = settingsInForce ?? (await getSettings(ctx.db));
+  if (!insideServiceArea(pickup, settings.serviceArea)) throw new AppError('outside_service_area', 'pickup');
   const delivery = settings.appcat === 'delivery';
   const parcelTypeIndex = delivery ? choiceOf(request.parcelTypeIndex, carType.parcelTypes.length, 'parcelTypeIndex') : undefined;
   const optionIndex = delivery ? choiceOf(request.optionIndex, carType.options.length, 'optionIndex') : undefined;

@@ -1,17 +1,17 @@
 import type { AssignStep, CancelStep, CompleteStep, StartStep } from '@rideway/contract';
-import type { BookingAction, PaymentMode } from '@rideway/domain';
+import type { BookingAction, PaymentMode, RoadLeg } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
-import { savedCards, users } from '../../db/schema';
+import { bookings, savedCards, users } from '../../db/schema';
 import { schedule } from '../../jobs/runner';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import type { BookingRow } from '../dispatch/booking-view';
-import { beginDispatch } from '../dispatch/service';
+import { beginDispatch, legToPickup } from '../dispatch/service';
 import { findUser } from '../users/accounts';
 import { newestPosition, plausibleReachPosition, routeDriven } from './before-step';
-import { cancelCharge, rateDriver, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
+import { cancelCharge, driverCar, rateDriver, ratingComment, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
 import { receiptMail } from './receipt';
 import { referralBonus } from './referral-bonus';
 import { commitStep, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
@@ -26,7 +26,7 @@ type StepRequest = { actor: Actor; bookingId: string };
 
 /** Accept a NEW trip offered to this driver: the driver's details are copied in (its row locked first). */
 export const acceptBooking = (ctx: AppContext, { actor, bookingId }: StepRequest) =>
-  commitStep(ctx, { actor, bookingId, action: async (tx) => ({ type: 'accept', driver: await acceptingDriver(tx, actor.uid) }) });
+  commitStep(ctx, { actor, bookingId, action: async (tx) => ({ type: 'accept', driver: await acceptingDriver(tx, actor.uid) }), effects: [driverCar] });
 
 /** The driver is at the pickup. */
 export const arriveBooking = (ctx: AppContext, { actor, bookingId }: StepRequest) =>
@@ -75,9 +75,9 @@ export const payByCardWithin = (ctx: AppContext, tx: Tx, { bookingId, customer, 
     afterWrite: searchWhenPaidAhead(ctx),
   });
 
-/** The rider completes a paid trip, with an optional rating for the driver. */
-export const completeBooking = (ctx: AppContext, { actor, bookingId, rating }: StepRequest & CompleteStep) =>
-  commitStep(ctx, { actor, bookingId, action: { type: 'complete', rating }, effects: [rateDriver] });
+/** The rider completes a paid trip, with an optional rating for the driver and a comment with it. */
+export const completeBooking = (ctx: AppContext, { actor, bookingId, rating, comment }: StepRequest & CompleteStep) =>
+  commitStep(ctx, { actor, bookingId, action: { type: 'complete', rating }, effects: [rateDriver, ratingComment(comment)] });
 
 /** The rider or an admin cancels with a reason; a late rider's cancel is charged; money paid ahead goes back. */
 export const cancelBooking = (ctx: AppContext, { actor, bookingId, reason }: StepRequest & CancelStep) =>
@@ -98,8 +98,17 @@ export async function assignDriver(ctx: AppContext, { actor, bookingId, driver: 
   const driver = await findUser(ctx.db, uid);
   if (!driver) throw new AppError('not_found', 'driver');
   const assignable = { uid: driver.id, usertype: driver.usertype, approved: driver.approved, carType: driver.carType };
-  return commitStep(ctx, { actor, bookingId, action: { type: 'assign', driver: assignable } });
+  // The driver's road leg to the pickup, for its offer: asked before the step's transaction opens.
+  const booked = (await ctx.db.select({ pickup: bookings.pickup }).from(bookings).where(eq(bookings.id, bookingId)))[0];
+  const leg = booked ? await legToPickup(ctx, await newestPosition(ctx, driver.id), booked.pickup) : undefined;
+  return commitStep(ctx, { actor, bookingId, action: { type: 'assign', driver: assignable }, effects: [offerLeg(driver.id, leg)] });
 }
+
+/** The assigned driver's leg on the booking (none when the maps provider could not say). */
+const offerLeg = (uid: string, leg: RoadLeg | undefined): StepEffect => (_tx, { booking }) => {
+  const { [uid]: _old, ...others } = booking.offerLegs;
+  return Promise.resolve({ offerLegs: leg ? { ...others, [uid]: leg } : others });
+};
 
 /** The accepting driver's details as section 4 copies them into the booking. */
 async function acceptingDriver(tx: Tx, uid: string) {

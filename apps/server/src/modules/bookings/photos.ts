@@ -45,7 +45,7 @@ export async function addTripPhoto(ctx: AppContext, actor: Actor, id: string, { 
       const set = kind === 'pickup' ? { pickupImage: url, updatedAt: now } : { deliverImage: url, updatedAt: now };
       const updated = (await tx.update(bookings).set(set).where(eq(bookings.id, row.id)).returning())[0];
       if (!updated) throw new AppError('not_found');
-      await announceBooking(tx, row, updated, now, settings.appName);
+      await announceBooking(tx, row, updated, now, settings);
       return { before: row, after: updated };
     }),
   );

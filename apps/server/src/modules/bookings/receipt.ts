@@ -4,7 +4,7 @@
  * details from the settings; the same receipt (with any refunds since) can be downloaded.
  */
 import type { Settings } from '@rideway/contract';
-import { fromMinor } from '@rideway/domain';
+import { currencySymbol, fromMinor, toDateTimeLocal } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
@@ -17,7 +17,8 @@ import { getSettings } from '../settings/service';
 import type { StepEffect } from './step';
 
 const escape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const when = (ms: number | null): string => (ms === null ? '' : `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+/** A time on the operator's clock (issue 17), its zone named. */
+const whenIn = (timeZone: string) => (ms: number | null): string => (ms === null ? '' : `${toDateTimeLocal(ms, timeZone).replace('T', ' ')} ${timeZone}`);
 
 type RefundLine = { amountMinor: number; currency: string; status: string; createdAt: number };
 
@@ -27,7 +28,9 @@ const methodOf = (booking: BookingRow): string =>
 
 /** The receipt of a paid booking: a subject, a plain text and an HTML version. */
 export function receiptOf(booking: BookingRow, settings: Settings, refundLines: RefundLine[] = []): { subject: string; text: string; html: string } {
-  const money = (minor: number) => `${settings.symbol}${fromMinor(minor).toFixed(2)} ${settings.code}`;
+  // In the booking's own currency (issue 17), whatever the settings' is now.
+  const money = (minor: number) => `${currencySymbol(booking.currency, settings)}${fromMinor(minor).toFixed(2)} ${booking.currency}`;
+  const when = whenIn(settings.timezone);
   const rows: [string, string][] = [
     ['Booking', booking.reference],
     ['Date', when(booking.tripEndTime ?? booking.tripdate)],

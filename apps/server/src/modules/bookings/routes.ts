@@ -1,12 +1,14 @@
-import { assignStepSchema, bookingListResponse, bookingRequestSchema, bookingSchema, cancelStepSchema, completeStepSchema, driverTasksResponse, estimateRequestSchema, estimateResponse, idParams, startStepSchema, tripPhotoSchema } from '@rideway/contract';
+import { assignStepSchema, bookingListQuery, bookingListResponse, bookingRequestSchema, bookingSchema, cancelStepSchema, completeStepSchema, declineResponse, driverTasksResponse, estimateRequestSchema, estimateResponse, idParams, promoCheckRequestSchema, promoCheckResponse, startStepSchema, tripPhotoSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../http/actor';
 import { ALL, type RouteApp } from '../../http/routing';
 import { bookingView } from '../dispatch/booking-view';
+import { declineOffer } from '../dispatch/decline';
 import { createBooking } from './create';
 import { estimateTrip } from './estimate';
 import { acceptBooking, arriveBooking, assignDriver, cancelBooking, completeBooking, reachBooking, startBooking } from './lifecycle';
 import { addTripPhoto } from './photos';
+import { checkPromo } from './promo-check';
 import { driverTasks, getBooking, listBookings } from './service';
 
 const RIDER_OR_ADMIN = ['rider', 'admin'] as const;
@@ -17,6 +19,11 @@ export function estimateRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: RIDER_OR_ADMIN },
     schema: { summary: 'Fare estimate: route from the maps port, fare from the domain', body: estimateRequestSchema, response: { 200: estimateResponse } },
   }, async (request) => estimateTrip(ctx, request.body));
+
+  app.post('/api/estimates/promo', {
+    config: { access: RIDER_OR_ADMIN },
+    schema: { summary: "Apply a promo code to an estimate: the server's discount and total for this rider (nothing is used up)", body: promoCheckRequestSchema, response: { 200: promoCheckResponse } },
+  }, async (request) => checkPromo(ctx, actorOf(request), request.body));
 }
 
 /** Bookings and section 4's steps; the pay step is the payments module's (payments/routes.ts). */
@@ -24,6 +31,8 @@ export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
   app.post('/api/bookings', {
     config: { access: RIDER_OR_ADMIN, idempotent: true },
     schema: { summary: 'Book a trip or a parcel (amounts are computed by the server)', body: bookingRequestSchema, response: { 201: bookingSchema } },
+    // A code sent with a booking is a guess like Apply's: it counts toward the same limit (issue 17).
+    preHandler: async (request) => { if (request.body.promo !== undefined) await app.rateLimits.count('promo', request); },
   }, async (request, reply) => {
     const actor = actorOf(request);
     return reply.status(201).send(bookingView(await createBooking(ctx, actor, request.body), actor));
@@ -31,8 +40,8 @@ export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.get('/api/bookings', {
     config: { access: ALL },
-    schema: { summary: "The caller's bookings, newest first", response: { 200: bookingListResponse } },
-  }, async (request) => ({ bookings: await listBookings(ctx, actorOf(request)) }));
+    schema: { summary: "The caller's bookings, newest first; searched by reference or name, filtered by status and trip date", querystring: bookingListQuery, response: { 200: bookingListResponse } },
+  }, async (request) => ({ bookings: await listBookings(ctx, actorOf(request), request.query) }));
 
   app.get('/api/bookings/:id', {
     config: { access: ALL },
@@ -63,6 +72,11 @@ function stepRoutes(app: RouteApp, ctx: AppContext): void {
     const actor = actorOf(request);
     return bookingView(await acceptBooking(ctx, { actor, bookingId: request.params.id }), actor);
   });
+
+  app.post('/api/bookings/:id/decline', {
+    config: { access: DRIVER },
+    schema: { summary: 'Decline a trip offered to this driver: the offer goes to the next drivers at once (issue 17)', params: idParams, response: { 200: declineResponse } },
+  }, async (request) => declineOffer(ctx, actorOf(request), request.params.id));
 
   app.post('/api/bookings/:id/arrive', { config: { access: DRIVER }, schema: { summary: 'Arrived at the pickup', ...step } }, async (request) => {
     const actor = actorOf(request);

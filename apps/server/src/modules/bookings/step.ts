@@ -71,7 +71,7 @@ export async function runStep(ctx: AppContext, tx: Tx, { actor, bookingId, actio
   await setDriverQueue(tx, change);
   const updated = await writeGuarded(tx, change);
   await sendNotices(tx, change);
-  await announceBooking(tx, booking, updated, now, settings.appName);
+  await announceBooking(tx, booking, updated, now, settings);
   return afterWrite ? afterWrite(tx, updated, change) : updated;
 }
 

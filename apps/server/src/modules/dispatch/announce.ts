@@ -1,7 +1,8 @@
 import type { Tx } from '../../db/client';
 import { emit } from '../../realtime/events';
 import { enqueue } from '../outbox/service';
-import { partyBookingView, publicBookingView, type BookingRow } from './booking-view';
+import type { Settings } from '@rideway/contract';
+import { offerFieldsFor, partyBookingView, publicBookingView, type BookingRow } from './booking-view';
 
 /** Who follows a booking live: its rider, its driver, the drivers it is offered to, its fleet admin and admins. */
 const bookingAudience = (row: BookingRow) => ({
@@ -18,7 +19,13 @@ const bookingAudience = (row: BookingRow) => ({
 const liveView = (row: BookingRow) => (Object.keys(row.requestedDrivers).every((uid) => uid === row.driver) ? partyBookingView(row) : publicBookingView(row));
 
 /** The booking's change for everyone following it, and the offers it makes or withdraws. */
-export async function announceBooking(tx: Tx, before: BookingRow | undefined, after: BookingRow, now: number, appName: string): Promise<void> {
+export async function announceBooking(
+  tx: Tx,
+  before: BookingRow | undefined,
+  after: BookingRow,
+  now: number,
+  settings: Pick<Settings, 'appName' | 'convert_to_mile'>,
+): Promise<void> {
   const was = Object.keys(before?.requestedDrivers ?? {});
   const is = new Set(Object.keys(after.requestedDrivers));
   const withdrawn = was.filter((uid) => !is.has(uid) && uid !== after.driver);
@@ -26,7 +33,8 @@ export async function announceBooking(tx: Tx, before: BookingRow | undefined, af
   for (const uid of withdrawn) await emit(tx, `user:${uid}`, 'offer_withdrawn', { bookingId: after.id }, now);
   for (const uid of is) {
     if (was.includes(uid)) continue;
-    await emit(tx, `user:${uid}`, 'offer', publicBookingView(after), now);
-    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: appName, msg: 'A new trip request is waiting for you.', screen: 'DriverTrips' } }, now);
+    // Each driver's offer carries its own leg to the pickup: written to that driver's topic only.
+    await emit(tx, `user:${uid}`, 'offer', { ...publicBookingView(after), ...offerFieldsFor(after, uid, settings.convert_to_mile) }, now);
+    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: 'A new trip request is waiting for you.', screen: 'DriverTrips' } }, now);
   }
 }

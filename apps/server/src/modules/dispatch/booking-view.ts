@@ -1,5 +1,5 @@
-import type { Booking, PaymentPacket } from '@rideway/contract';
-import { fromMinor, type BookingStatus, type PaymentMode, type UserType } from '@rideway/domain';
+import type { Booking, DriverOffer, FareBreakdown, PaymentPacket } from '@rideway/contract';
+import { fromMinor, kmInUnit, type BookingStatus, type PaymentMode, type UserType } from '@rideway/domain';
 import type { bookings } from '../../db/schema';
 
 /**
@@ -33,6 +33,20 @@ function paymentPacketOf(row: BookingRow): PaymentPacket | null {
     payableAmount: amount,
     promo_applied: false,
     promo_details: null,
+  };
+}
+
+/** Issue 17: the booking's fare parts in major units, or null for a booking made before they were recorded. */
+function fareBreakdownOf(row: BookingRow): FareBreakdown | null {
+  const parts = row.fareBreakdown;
+  if (!parts) return null;
+  return {
+    base_fare: fromMinor(parts.base),
+    distance_fare: fromMinor(parts.distance),
+    time_fare: fromMinor(parts.time),
+    extras: fromMinor(parts.extras),
+    min_fare_top_up: fromMinor(parts.minimum),
+    fare_cap_reduction: fromMinor(parts.cap),
   };
 }
 
@@ -82,6 +96,7 @@ export function bookingView(row: BookingRow, viewer: { uid: string; usertype: Us
     trip_cost: fromMinor(row.tripCostMinor),
     convenience_fees: fromMinor(row.convenienceFeesMinor),
     driver_share: fromMinor(row.driverShareMinor),
+    currency: row.currency,
     discount: fromMinor(row.discountMinor),
     discount_amount: fromMinor(row.discountMinor),
     paymentPacket: paymentPacketOf(row),
@@ -91,6 +106,8 @@ export function bookingView(row: BookingRow, viewer: { uid: string; usertype: Us
     driver_contact: row.driverContact,
     driver_token: row.driver !== null && viewer.uid === row.driver ? row.driverToken : null,
     vehicle_number: row.vehicleNumber,
+    vehicleMake: row.vehicleMake,
+    vehicleModel: row.vehicleModel,
     driverRating: row.driverRating,
     fleetadmin: row.fleetadmin,
     driver_arrive_time: row.driverArriveTime,
@@ -102,6 +119,9 @@ export function bookingView(row: BookingRow, viewer: { uid: string; usertype: Us
     reason: row.reason,
     cancelledBy: row.cancelledBy as Booking['cancelledBy'],
     rating: row.rating,
+    // The rider's words are for the rider and admins only (decisions.md, rating comments).
+    ...(row.ratingComment !== null && (viewer.usertype === 'admin' || viewer.uid === row.customer) ? { rating_comment: row.ratingComment } : {}),
+    fare_breakdown: fareBreakdownOf(row),
     cashPaymentAmount: fromMinor(row.cashPaymentAmountMinor),
     cardPaymentAmount: fromMinor(row.cardPaymentAmountMinor),
     usedWalletMoney: fromMinor(row.usedWalletMoneyMinor),
@@ -136,3 +156,25 @@ export function partyBookingView(row: BookingRow): Booking {
   const view = publicBookingView(row);
   return row.driver === null ? view : { ...view, customer_email: row.customerEmail, customer_contact: row.customerContact };
 }
+
+/** The fields an offer adds for the one driver it is made to (issue 17). */
+export type OfferFields = Pick<DriverOffer, 'pickupLeg' | 'offerExpiresAt'>;
+
+/**
+ * That driver's own road leg to the pickup (distance in the settings' unit, duration in seconds)
+ * and when its offer times out: a round's offer OFFER_TIMEOUT_S after the round began; an admin's
+ * assignment has no timeout. Never another driver's leg.
+ */
+export function offerFieldsFor(row: BookingRow, uid: string, convertToMile: boolean): OfferFields {
+  const leg = row.offerLegs[uid];
+  return {
+    pickupLeg: leg ? { distance: Math.round(kmInUnit(leg.distanceKm, convertToMile) * 1000) / 1000, duration: Math.round(leg.durationSeconds) } : null,
+    offerExpiresAt: row.offeredDrivers.includes(uid) ? row.offerExpiresAt : null,
+  };
+}
+
+/** A trip offered to the driver viewing it: the booking as that driver sees it, with its offer's fields. */
+export const driverOfferView = (row: BookingRow, viewer: { uid: string; usertype: UserType }, convertToMile: boolean): DriverOffer => ({
+  ...bookingView(row, viewer),
+  ...offerFieldsFor(row, viewer.uid, convertToMile),
+});

@@ -29,12 +29,13 @@ export async function getMultiLocTime(ctx: AppContext, { start, waypoints, dest 
   return { distance_in_km: route.distanceKm, time_in_secs: route.durationSeconds };
 }
 
-export async function autocomplete(ctx: AppContext, { searchKeyword }: AutocompleteRequest) {
-  return { searchResults: await ctx.maps.autocomplete(searchKeyword) };
+/** A search's suggestions; its session token (optional) reaches the provider, which may bill the search and its chosen place as one. */
+export async function autocomplete(ctx: AppContext, { searchKeyword, sessiontoken }: AutocompleteRequest) {
+  return { searchResults: await ctx.maps.autocomplete(searchKeyword, sessiontoken) };
 }
 
-export async function getCoords(ctx: AppContext, { place_id: placeId }: CoordsRequest) {
-  const place = await ctx.maps.placeById(placeId);
+export async function getCoords(ctx: AppContext, { place_id: placeId, sessiontoken }: CoordsRequest) {
+  const place = await ctx.maps.placeById(placeId, sessiontoken);
   if (!place) throw new AppError('google_places_error', 'place_id');
   return { coords: { lat: place.lat, lng: place.lng }, address: place.add };
 }

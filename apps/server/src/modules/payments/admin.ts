@@ -41,7 +41,7 @@ export async function refundBookingByAdmin(ctx: AppContext, actor: Actor, bookin
         provider: toWallet ? 'wallet' : (money.card?.provider ?? ''),
         transactionId: toWallet ? null : (money.card?.transactionId ?? null),
         amountMinor,
-        currency: money.card?.currency ?? settings.code,
+        currency: money.card?.currency ?? booking.currency,
         status: toWallet ? 'succeeded' : 'requested',
         kind: 'admin',
         reason: request.reason,
@@ -54,7 +54,7 @@ export async function refundBookingByAdmin(ctx: AppContext, actor: Actor, bookin
     if (!refund) throw new Error('the refund was not recorded');
     if (toWallet) await appendEntry(tx, { uid: booking.customer, type: 'Credit', amountMinor, txRef: 'Refund', at: now, bookingId: booking.id });
     else await schedule(tx, REFUND_JOB, now, { refundId: refund.id });
-    const amount = `${fromMinor(amountMinor).toFixed(2)} ${settings.code}`;
+    const amount = `${fromMinor(amountMinor).toFixed(2)} ${booking.currency}`;
     const msg = toWallet ? `${amount} for booking ${booking.reference} was refunded to your wallet.` : `${amount} for booking ${booking.reference} is being refunded to your card.`;
     await enqueue(tx, { channel: 'push', recipient: booking.customer, payload: { title: settings.appName, msg, screen: 'BookedCab', params: { bookingId: booking.id } } }, now);
   });

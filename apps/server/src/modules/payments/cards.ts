@@ -60,7 +60,7 @@ export async function chargeCardOnFile(ctx: AppContext, bookingId: string): Prom
   const now = ctx.now();
   await ctx.db
     .insert(paymentAttempts)
-    .values({ id, provider: provider.name, purpose: 'booking', reference: booking.id, uid: booking.customer, kind: 'off_session', amountMinor: booking.customerPaidMinor, currency: settings.code, status: 'open', createdAt: now, updatedAt: now })
+    .values({ id, provider: provider.name, purpose: 'booking', reference: booking.id, uid: booking.customer, kind: 'off_session', amountMinor: booking.customerPaidMinor, currency: booking.currency, status: 'open', createdAt: now, updatedAt: now })
     .onConflictDoNothing();
   const attempt = (await ctx.db.select({ status: paymentAttempts.status }).from(paymentAttempts).where(eq(paymentAttempts.id, id)).limit(1))[0];
   if (attempt?.status !== 'open') return;
@@ -70,7 +70,7 @@ export async function chargeCardOnFile(ctx: AppContext, bookingId: string): Prom
       purpose: { kind: 'booking', bookingId: booking.id },
       reference: booking.id,
       amountMinor: booking.customerPaidMinor,
-      currency: settings.code,
+      currency: booking.currency,
       description: `${settings.appName} ${booking.reference}`,
       customer: { uid: booking.customer, email: customer?.email ?? '', firstName: customer?.firstName ?? '', lastName: customer?.lastName ?? '', mobile: customer?.mobile ?? '' },
       idempotencyKey: id,

@@ -36,7 +36,7 @@ async function payableOf(ctx: AppContext, actor: Actor, provider: PaymentProvide
     return { purpose: { kind: 'topup', topupId: topup.id }, reference: topup.id, amountMinor: topup.amountMinor, currency: topup.currency, description: `${settings.appName} wallet top-up` };
   }
   const booking = await ownCardPayableBooking(ctx, actor, form.order_id);
-  return { purpose: { kind: 'booking', bookingId: booking.id }, reference: booking.id, amountMinor: booking.customerPaidMinor, currency: settings.code, description: `${settings.appName} ${booking.reference}` };
+  return { purpose: { kind: 'booking', bookingId: booking.id }, reference: booking.id, amountMinor: booking.customerPaidMinor, currency: booking.currency, description: `${settings.appName} ${booking.reference}` };
 }
 
 /** Starts the provider's checkout of the rider's booking or top-up: the intent first, the provider's checkout id after. */

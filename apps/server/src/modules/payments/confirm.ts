@@ -5,7 +5,7 @@
  * per provider and event id (payment_events): a replay finds its row and changes nothing. In the
  * same transaction:
  * - payment_succeeded: the amount and currency are checked against the booking's customer_paid
- *   and the settings currency (a mismatch is recorded, not paid, and given back in full); the booking is paid through the
+ *   and the booking's currency (a mismatch is recorded, not paid, and given back in full); the booking is paid through the
  *   trip engine (`payByCardWithin`), or a top-up credited to the wallet (txRef TopUp). A payment
  *   the booking can no longer take (cancelled meanwhile, or paid already) is recorded and given
  *   back in full through the provider (a refund of kind `unapplied`, sent by the refund job).
@@ -23,7 +23,6 @@ import type { PaymentEvent, SavedCard } from '../../providers/payments/port';
 import { AppError } from '../../http/app-error';
 import { afterStep, payByCardWithin, REFUND_JOB } from '../bookings';
 import type { BookingRow } from '../dispatch/booking-view';
-import { getSettings } from '../settings/service';
 import { appendEntry } from '../wallet/ledger';
 import { isCardPayable } from './payable';
 
@@ -109,8 +108,8 @@ async function succeeded(ctx: AppContext, tx: Tx, provider: string, event: Succe
 
 async function payBookingWith(ctx: AppContext, tx: Tx, provider: string, event: Succeeded, booking: BookingRow, now: number): Promise<Acted> {
   const ids = { bookingId: booking.id };
-  const settings = await getSettings(tx);
-  const matches = event.amountMinor === booking.customerPaidMinor && event.currency.toUpperCase() === settings.code.toUpperCase();
+  // The booking's own currency (issue 17), not the settings' now: a change of the setting must not turn a payment into a mismatch.
+  const matches = event.amountMinor === booking.customerPaidMinor && event.currency.toUpperCase() === booking.currency.toUpperCase();
   const payable = isCardPayable(booking);
   const outcome = !matches ? 'mismatch' : payable ? 'succeeded' : 'unapplied';
   const inserted = await tx
@@ -125,7 +124,7 @@ async function payBookingWith(ctx: AppContext, tx: Tx, provider: string, event: 
   if (!matches) {
     // Money the booking does not owe is given back in full; the booking stays payable.
     if (event.amountMinor > 0) await requestFullRefund(tx, provider, event, booking.id, now);
-    return { outcome: { outcome: 'mismatch', replayed: false, ...ids }, detail: `took ${event.amountMinor} ${event.currency}, the booking owes ${booking.customerPaidMinor} ${settings.code}: refunded in full` };
+    return { outcome: { outcome: 'mismatch', replayed: false, ...ids }, detail: `took ${event.amountMinor} ${event.currency}, the booking owes ${booking.customerPaidMinor} ${booking.currency}: refunded in full` };
   }
   if (!payable) return refundUnapplied(tx, provider, event, booking, now);
   try {

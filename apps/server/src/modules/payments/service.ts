@@ -41,7 +41,8 @@ export async function cardPaymentForm(ctx: AppContext, actor: Actor, bookingId: 
     fields: {
       order_id: booking.id,
       amount: fromMinor(booking.customerPaidMinor).toFixed(2),
-      currency: settings.code,
+      // Section 4's settings code, as it was when the booking was priced (issue 17).
+      currency: booking.currency,
       product_name: `${settings.appName} ${booking.reference}`,
       first_name: actor.user.firstName,
       last_name: actor.user.lastName,
@@ -70,8 +71,7 @@ export async function testCheckout(ctx: AppContext, secret: string, actor: Actor
   const { currency } = form;
   if (!form.amount || !currency) throw new AppError('amount_mismatch');
   const amount = Number(form.amount);
-  const settings = await getSettings(ctx.db);
-  if (!Number.isFinite(amount) || toMinor(amount) !== booking.customerPaidMinor || currency !== settings.code) throw new AppError('amount_mismatch');
+  if (!Number.isFinite(amount) || toMinor(amount) !== booking.customerPaidMinor || currency !== booking.currency) throw new AppError('amount_mismatch');
   const transactionId = randomUUID();
   const confirmations = (['succeeded', 'declined'] as const).map((outcome) => {
     const confirmation: Confirmation = { orderId: booking.id, amountMinor: booking.customerPaidMinor, currency, transactionId, outcome };

@@ -17,6 +17,8 @@ export const DEFAULT_SETTINGS: Settings = {
   fareMarginPercent: 30,
   topupMaxPerDay: 500,
   topupCountPerDay: 5,
+  // No service area drawn: the service runs everywhere (issue 16, point 6).
+  serviceArea: [],
   bank_fields: true,
   driverRadius: DEFAULT_DRIVER_RADIUS,
   license: '',
@@ -34,4 +36,6 @@ export const DEFAULT_SETTINGS: Settings = {
   FacebookLoginEnabled: false,
   MobileLoginEnabled: true,
   appcat: 'taxi',
+  // Issue 17: a new installation's clock is UTC until the operator names its city's zone.
+  timezone: 'UTC',
 };

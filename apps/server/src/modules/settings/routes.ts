@@ -7,7 +7,7 @@ export function settingsRoutes(app: RouteApp, ctx: AppContext): void {
   app.get('/api/settings', {
     config: { access: 'public' },
     schema: { summary: 'Settings: the public ones, or every setting for admins', response: { 200: settingsResponse } },
-  }, async (request) => ({ settings: await readSettings(ctx, request.actor?.usertype ?? null) }));
+  }, async (request) => ({ settings: await readSettings(ctx, request.actor?.usertype ?? null, request.log) }));
 
   app.patch('/api/settings', {
     config: { access: ADMIN },

@@ -21,10 +21,30 @@ export async function assertNotDemoMode(db: Db | Tx, edit: CriticalEdit): Promis
   if (isBlockedInDemoMode(edit, await getSettings(db))) throw new AppError('demo_mode');
 }
 
+/** Where a failure to get the provider's map tiles is told (the request's logger). */
+type WarnLog = { warn: (details: object, message: string) => void };
+
+/**
+ * The tiles every web map draws: the maps provider's own where its terms want its results on its
+ * map (Google's, with a browser key), else MAP_TILE_URL's; also while the provider's cannot be
+ * had, a failure logged and never answered (issue 16).
+ */
+async function mapTiles(ctx: AppContext, log?: WarnLog): Promise<MapTiles> {
+  const configured: MapTiles = { mapTileUrl: ctx.config.MAP_TILE_URL, mapTileAttribution: ctx.config.MAP_TILE_ATTRIBUTION };
+  if (!ctx.maps.mapTiles) return configured;
+  try {
+    const { tiles, failure } = await ctx.maps.mapTiles();
+    if (failure) log?.warn({ provider: failure.provider, reason: failure.reason, detail: failure.message }, 'map tiles session failed: the maps draw MAP_TILE_URL');
+    return tiles ?? configured;
+  } catch (error) {
+    log?.warn({ err: error }, 'map tiles session failed: the maps draw MAP_TILE_URL');
+    return configured;
+  }
+}
+
 /** GET /api/settings: admins read every setting, everyone else the public ones (their schema keeps only those). */
-export async function readSettings(ctx: AppContext, usertype: UserType | null): Promise<(Settings | PublicSettings) & MapTiles> {
-  const all = await getSettings(ctx.db);
-  const tiles: MapTiles = { mapTileUrl: ctx.config.MAP_TILE_URL, mapTileAttribution: ctx.config.MAP_TILE_ATTRIBUTION };
+export async function readSettings(ctx: AppContext, usertype: UserType | null, log?: WarnLog): Promise<(Settings | PublicSettings) & MapTiles> {
+  const [all, tiles] = await Promise.all([getSettings(ctx.db), mapTiles(ctx, log)]);
   return { ...(usertype === 'admin' ? all : publicSettingsSchema.parse(all)), ...tiles };
 }
 

@@ -11,12 +11,15 @@ export async function walletOf(ctx: AppContext, uid: string): Promise<WalletView
   const [balance, entries] = await Promise.all([balanceMinor(ctx.db, uid), history(ctx.db, uid)]);
   return {
     walletBalance: fromMinor(balance),
-    walletHistory: entries.map((entry) => ({
+    walletHistory: entries.map(({ entry, reference }) => ({
       id: String(entry.id),
       type: entry.type as WalletHistoryEntry['type'],
       amount: fromMinor(Math.abs(entry.amountMinor)),
+      currency: entry.currency,
       date: entry.at,
       txRef: entry.txRef,
+      bookingId: entry.bookingId,
+      booking_id: reference,
     })),
   };
 }

@@ -2,7 +2,7 @@ import { idParams, withdrawListResponse, withdrawRequestSchema, withdrawResponse
 import type { AppContext } from '../../context';
 import { actorOf } from '../../http/actor';
 import { ADMIN, type RouteApp } from '../../http/routing';
-import { completeWithdraw, listWithdraws, requestWithdraw } from './service';
+import { completeWithdraw, listWithdraws, rejectWithdraw, requestWithdraw } from './service';
 
 export function withdrawRoutes(app: RouteApp, ctx: AppContext): void {
   app.get('/api/withdraws', {
@@ -19,4 +19,9 @@ export function withdrawRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: ADMIN },
     schema: { summary: 'Mark a withdrawal paid', params: idParams, response: { 200: withdrawResponse } },
   }, async (request) => ({ withdraw: await completeWithdraw(ctx, request.params.id) }));
+
+  app.post('/api/withdraws/:id/reject', {
+    config: { access: ADMIN },
+    schema: { summary: "Refuse a withdrawal: the amount goes back to the driver's wallet", params: idParams, response: { 200: withdrawResponse } },
+  }, async (request) => ({ withdraw: await rejectWithdraw(ctx, request.params.id) }));
 }

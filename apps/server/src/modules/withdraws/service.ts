@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import type { Withdraw, WithdrawRequest } from '@rideway/contract';
-import { fromMinor, toMinor } from '@rideway/domain';
+import { checkWithdrawDecision, fromMinor, toMinor, withdrawRefundRef, type WithdrawDecision } from '@rideway/domain';
 import { and, desc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import { users, withdraws } from '../../db/schema';
 import type { Actor } from '../../http/actor';
-import { AppError } from '../../http/app-error';
+import { AppError, unwrap } from '../../http/app-error';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
-import { takeFromWallet } from '../wallet/ledger';
+import { appendEntry, takeFromWallet } from '../wallet/ledger';
 
 const view = (row: typeof withdraws.$inferSelect): Withdraw => ({
   id: row.id,
@@ -16,7 +16,9 @@ const view = (row: typeof withdraws.$inferSelect): Withdraw => ({
   date: row.date,
   name: row.name,
   amount: fromMinor(row.amountMinor),
+  currency: row.currency,
   processed: row.processed,
+  rejected: row.rejected,
   procesDate: row.procesDate,
   bankName: row.bankName,
   bankCode: row.bankCode,
@@ -51,31 +53,53 @@ export async function requestWithdraw(ctx: AppContext, actor: Actor, input: With
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const id = randomUUID();
-    await takeFromWallet(tx, { uid: actor.uid, type: 'Withdraw', amountMinor: toMinor(amount), txRef: id, at: now });
+    await takeFromWallet(tx, { uid: actor.uid, type: 'Withdraw', amountMinor: toMinor(amount), txRef: id, at: now, currency: settings.code });
     const rows = await tx
       .insert(withdraws)
-      .values({ id, uid: actor.uid, date: now, name: `${actor.user.firstName} ${actor.user.lastName}`, amountMinor: toMinor(amount), ...bank })
+      .values({ id, uid: actor.uid, date: now, name: `${actor.user.firstName} ${actor.user.lastName}`, amountMinor: toMinor(amount), currency: settings.code, ...bank })
       .returning();
     if (settings.bank_fields) await tx.update(users).set(bank).where(eq(users.id, actor.uid));
     return view(rows[0] as typeof withdraws.$inferSelect);
   });
 }
 
-/** Section 4: completion sets processed and the process date, once; a processed request is refused. */
-export async function completeWithdraw(ctx: AppContext, id: string): Promise<Withdraw> {
+/** Section 4: completion sets processed and the process date, once; the money leaves the platform. */
+export const completeWithdraw = (ctx: AppContext, id: string): Promise<Withdraw> => decideWithdraw(ctx, id, 'process');
+
+/** Issue 17: an admin refuses a request; its amount goes back to the driver's wallet. */
+export const rejectWithdraw = (ctx: AppContext, id: string): Promise<Withdraw> => decideWithdraw(ctx, id, 'reject');
+
+const DECIDED = {
+  process: (amount: string) => `Your withdrawal of ${amount} has been paid.`,
+  reject: (amount: string) => `Your withdrawal of ${amount} was declined; the amount is back in your wallet.`,
+} as const;
+
+/**
+ * Security-critical: a withdraw request is decided once, either way, so money moves once. The
+ * UPDATE guarded by "still undecided" is the lock: of two concurrent decisions (two admins, a
+ * double click) only one gets the row back; the other answers withdraw_already_decided and
+ * writes nothing. A rejection's refund (a Credit naming the request) is in the same
+ * transaction, so it exists exactly when the rejection does.
+ */
+async function decideWithdraw(ctx: AppContext, id: string, decision: WithdrawDecision): Promise<Withdraw> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const rows = await tx
       .update(withdraws)
-      .set({ processed: true, procesDate: now })
-      .where(and(eq(withdraws.id, id), eq(withdraws.processed, false)))
+      .set(decision === 'process' ? { processed: true, procesDate: now } : { rejected: true, procesDate: now })
+      .where(and(eq(withdraws.id, id), eq(withdraws.processed, false), eq(withdraws.rejected, false)))
       .returning();
     const row = rows[0];
     if (!row) {
-      const exists = await tx.select({ id: withdraws.id }).from(withdraws).where(eq(withdraws.id, id)).limit(1);
-      throw new AppError(exists.length ? 'invalid_transition' : 'not_found');
+      const found = (await tx.select({ processed: withdraws.processed, rejected: withdraws.rejected }).from(withdraws).where(eq(withdraws.id, id)).limit(1))[0];
+      if (!found) throw new AppError('not_found');
+      unwrap(checkWithdrawDecision(found));
+      throw new AppError('withdraw_already_decided');
     }
-    await enqueue(tx, { channel: 'push', recipient: row.uid, payload: { title: 'Withdrawal', msg: `Your withdrawal of ${fromMinor(row.amountMinor).toFixed(2)} has been paid.`, screen: 'wallet' } }, now);
+    // The refund is in the request's currency, whatever the setting is now.
+    if (decision === 'reject') await appendEntry(tx, { uid: row.uid, type: 'Credit', amountMinor: row.amountMinor, currency: row.currency, txRef: withdrawRefundRef(row.id), at: now });
+    const amount = fromMinor(row.amountMinor).toFixed(2);
+    await enqueue(tx, { channel: 'push', recipient: row.uid, payload: { title: 'Withdrawal', msg: DECIDED[decision](amount), screen: 'wallet' } }, now);
     return view(row);
   });
 }

@@ -14,12 +14,12 @@ function countingPort(answer: () => Promise<Route | undefined> = () => Promise.r
   const calls: string[] = [];
   const port: MapsPort = {
     provider: 'counting',
-    autocomplete: (query) => {
-      calls.push(`autocomplete ${query}`);
+    autocomplete: (query, sessionToken) => {
+      calls.push(`autocomplete ${query}${sessionToken ? ` ${sessionToken}` : ''}`);
       return Promise.resolve([{ place_id: 'N1', description: query }]);
     },
-    placeById: (placeId) => {
-      calls.push(`placeById ${placeId}`);
+    placeById: (placeId, sessionToken) => {
+      calls.push(`placeById ${placeId}${sessionToken ? ` ${sessionToken}` : ''}`);
       return Promise.resolve({ lat: 1, lng: 2, add: placeId });
     },
     reverseGeocode: (point) => {
@@ -102,6 +102,46 @@ describe('cachedMaps', () => {
     await maps.placeById('N1');
     expect(calls).toEqual(['autocomplete abc', 'autocomplete abc', 'placeById N1']);
     expect(cachedMaps(port, { ttlSeconds: 0 })).toBe(port);
+  });
+
+  it("keeps each place search session's answers apart where the provider bills by session, and shares them where it does not", async () => {
+    const billing = countingPort();
+    const sessions = cachedMaps({ ...billing.port, placeSessions: true }, { ttlSeconds: 60 });
+    expect(sessions.placeSessions).toBe(true);
+    // Two riders typing the same text at once: each call carries its own session's token.
+    await Promise.all([sessions.autocomplete('tower', 'session-a'), sessions.autocomplete('tower', 'session-b')]);
+    await sessions.autocomplete('tower', 'session-a');
+    await sessions.placeById('N1', 'session-a');
+    await sessions.placeById('N1', 'session-b');
+    expect(billing.calls).toEqual(['autocomplete tower session-a', 'autocomplete tower session-b', 'placeById N1 session-a', 'placeById N1 session-b']);
+
+    const open = countingPort();
+    const shared = cachedMaps(open.port, { ttlSeconds: 60 });
+    await Promise.all([shared.autocomplete('tower', 'session-a'), shared.autocomplete('tower', 'session-b'), shared.autocomplete('tower')]);
+    await shared.placeById('N1', 'session-b');
+    await shared.placeById('N1');
+    // The token still reaches the adapter with the call that asks.
+    expect(open.calls).toEqual(['autocomplete tower session-a', 'placeById N1 session-b']);
+  });
+
+  it("passes a trace match and the provider's tiles through, keeping neither", async () => {
+    const { port } = countingPort();
+    let matched = 0;
+    let tiled = 0;
+    const maps = cachedMaps(
+      {
+        ...port,
+        matchTrace: () => Promise.resolve({ ...ROUTE, distanceKm: (matched += 1) }),
+        mapTiles: () => Promise.resolve({ tiles: { mapTileUrl: `https://t.example/${String((tiled += 1))}/{z}/{x}/{y}`, mapTileAttribution: 'T' } }),
+      },
+      { ttlSeconds: 60 },
+    );
+    expect((await maps.matchTrace?.([A, B]))?.distanceKm).toBe(1);
+    expect((await maps.matchTrace?.([A, B]))?.distanceKm).toBe(2);
+    expect((await maps.mapTiles?.())?.tiles?.mapTileUrl).toBe('https://t.example/1/{z}/{x}/{y}');
+    expect((await maps.mapTiles?.())?.tiles?.mapTileUrl).toBe('https://t.example/2/{z}/{x}/{y}');
+    const plain = cachedMaps(port, { ttlSeconds: 60 });
+    expect([plain.matchTrace, plain.mapTiles, plain.placeSessions]).toEqual([undefined, undefined, undefined]);
   });
 
   describe('in front of the osm adapter', () => {

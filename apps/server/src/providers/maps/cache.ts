@@ -9,6 +9,13 @@ import type { MapsCall } from './provider-call';
  * Keys are the call and its inputs, points rounded to 5 decimals (about a metre). Bounded: the
  * least recently used answer goes first. A failure is never kept, so the next call asks again;
  * calls in flight are shared, so a burst of the same question asks once.
+ *
+ * Place search sessions: the session token reaches the adapter with the call that asks it. For a
+ * provider that bills by session (`placeSessions`), the token is part of the key, so one
+ * session's search is never answered from, or shared with, another's call (that call would carry
+ * the other session's token). For the others (osm) the token changes nothing in the answer and is
+ * left out of the key: every rider's "tower of" is the same question. A matched trace is not
+ * kept: each trip's trace is asked once.
  */
 
 export type MapsCacheOptions = {
@@ -32,6 +39,8 @@ export function cachedMaps(port: MapsPort, options: MapsCacheOptions): MapsPort 
   const maxEntries = Math.max(1, options.maxEntries ?? DEFAULT_MAX_ENTRIES);
   const now = options.now ?? Date.now;
   const cached = new Set<MapsCall>(options.calls ?? ['autocomplete', 'placeById', 'reverseGeocode', 'route', 'table']);
+  /** The session part of a place call's key: only where the provider bills by session. */
+  const session = (token: string | undefined): string => (port.placeSessions === true && token !== undefined ? `|${token}` : '');
   const entries = new Map<string, { expires: number; answer: Promise<unknown> }>();
 
   const remember = <T>(call: MapsCall, key: string, ask: () => Promise<T>): Promise<T> => {
@@ -59,12 +68,17 @@ export function cachedMaps(port: MapsPort, options: MapsCacheOptions): MapsPort 
     return answer;
   };
 
+  const { matchTrace, mapTiles } = port;
   return {
     provider: port.provider,
-    autocomplete: (query) => remember('autocomplete', query.trim().replace(/\s+/g, ' ').toLowerCase(), () => port.autocomplete(query)),
-    placeById: (placeId) => remember('placeById', placeId, () => port.placeById(placeId)),
+    ...(port.placeSessions === undefined ? {} : { placeSessions: port.placeSessions }),
+    autocomplete: (query, sessionToken) =>
+      remember('autocomplete', `${query.trim().replace(/\s+/g, ' ').toLowerCase()}${session(sessionToken)}`, () => port.autocomplete(query, sessionToken)),
+    placeById: (placeId, sessionToken) => remember('placeById', `${placeId}${session(sessionToken)}`, () => port.placeById(placeId, sessionToken)),
     reverseGeocode: (point) => remember('reverseGeocode', pointKey(point), () => port.reverseGeocode(point)),
     route: (points) => remember('route', pointsKey(points), () => port.route(points)),
     table: (origins, destinations) => remember('table', `${pointsKey(origins)}|${pointsKey(destinations)}`, () => port.table(origins, destinations)),
+    ...(matchTrace ? { matchTrace: (points: Parameters<typeof matchTrace>[0]) => matchTrace(points) } : {}),
+    ...(mapTiles ? { mapTiles: () => mapTiles() } : {}),
   };
 }

@@ -1,9 +1,10 @@
 import diagnostics from 'node:diagnostics_channel';
 import type { LatLng } from '@rideway/domain';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { PLACES, standInRoute, startGoogleMaps, type GoogleStandIn, type GoogleStandInMode } from '../../../test/stand-ins/google-maps';
+import { PLACES, STAND_IN_COPYRIGHT, standInRoute, startGoogleMaps, type GoogleStandIn, type GoogleStandInMode } from '../../../test/stand-ins/google-maps';
 import { loadConfig } from '../../config';
 import { googleMaps, googleOptions, MAX_INTERMEDIATES } from './google';
+import { FALLBACK_COPYRIGHT, googleMapTiles, googleTilesOptions, RETRY_AFTER_MS, type GoogleTilesOptions } from './google-tiles';
 import { MapsProviderError, type MapsPort } from './port';
 
 const KINGS_CROSS = { lat: 51.5309, lng: -0.1233 };
@@ -144,6 +145,24 @@ describe('the google maps adapter against a Google stand-in', () => {
     expect(await maps.autocomplete('Baker')).toEqual([]);
   });
 
+  it('carries one search session token from the suggestions to the chosen place, as Google bills them (sessionToken)', async () => {
+    const token = '3519edfe-0f75-4a30-bfe4-7cbd89340b2c';
+    await maps.autocomplete('221B', token);
+    await maps.autocomplete('221B Baker', token);
+    await maps.placeById(BAKER_221B.id, token);
+    const [first, second, details] = standIn.requests;
+    expect([first?.body, second?.body]).toEqual([{ input: '221B', sessionToken: token }, { input: '221B Baker', sessionToken: token }]);
+    expect(details).toMatchObject({ method: 'GET', path: `/v1/places/${BAKER_221B.id}` });
+    expect(details?.query.get('sessionToken')).toBe(token);
+    // Without a token (or with one Google would not take), each call is billed on its own.
+    standIn.requests.length = 0;
+    await maps.autocomplete('Paddington');
+    await maps.placeById(BAKER_221B.id, 'not a token!');
+    expect(standIn.requests[0]?.body).toEqual({ input: 'Paddington' });
+    expect(standIn.requests[1]?.query.has('sessionToken')).toBe(false);
+    expect(maps.placeSessions).toBe(true);
+  });
+
   it('asks nothing for a typed "lat,lng" or a query too short to search', async () => {
     expect(await maps.autocomplete('51.5, -0.12')).toEqual([{ place_id: 'latlng:51.5,-0.12', description: '51.5, -0.12' }]);
     expect(await maps.autocomplete('ba')).toEqual([]);
@@ -244,5 +263,124 @@ describe('the Google stand-in', () => {
     const autocomplete = await post('/v1/places:autocomplete', { 'x-goog-api-key': standIn.key });
     expect(autocomplete.status).toBe(200);
     expect(await autocomplete.json()).toMatchObject({ suggestions: expect.arrayContaining([{ placePrediction: expect.objectContaining({ placeId: PLACES[0]?.id }) as unknown }]) as unknown });
+  });
+});
+
+describe("Google's map tiles (Map Tiles API, 2D roadmap tiles)", () => {
+  const DAY = 24 * 3600_000;
+  let clock: { now: number };
+  const tilesAt = (changes: Partial<GoogleTilesOptions> = {}) =>
+    googleMapTiles({ apiKey: standIn.tileKey, baseUrl: standIn.url, language: 'en-GB', region: 'GB', referer: 'https://rides.example.com/', timeoutMs: TIMEOUT_MS, now: () => clock.now, ...changes });
+  const sessionCalls = () => standIn.requests.filter((request) => request.path === '/v1/createSession');
+  beforeEach(() => {
+    clock = { now: Date.now() };
+    delete standIn.tileReferer;
+    standIn.sessionSeconds = 14 * 24 * 3600;
+  });
+
+  it('is on with a browser key only, at Google\'s address unless one is set, the public address as its Referer', () => {
+    const base = { MAPS_PROVIDER: 'google', GOOGLE_MAPS_API_KEY: 'AIzaServerKey_123456' };
+    expect(googleTilesOptions(loadConfig(base))).toBeUndefined();
+    expect(googleMaps(loadConfig(base)).mapTiles).toBeUndefined();
+    expect(googleTilesOptions(loadConfig({ GOOGLE_MAP_TILES_API_KEY: 'AIzaBrowserKey_123456' }))).toBeUndefined();
+    const on = { ...base, GOOGLE_MAP_TILES_API_KEY: 'AIzaBrowserKey_123456' };
+    expect(googleTilesOptions(loadConfig(on))).toEqual({ apiKey: 'AIzaBrowserKey_123456', baseUrl: 'https://tile.googleapis.com', language: 'en-US', region: 'US', timeoutMs: 4000 });
+    expect(googleMaps(loadConfig(on)).mapTiles).toBeTypeOf('function');
+    expect(googleTilesOptions(loadConfig({ ...on, GOOGLE_MAPS_API_URL: 'http://127.0.0.1:9000', PUBLIC_URL: 'https://rides.example.com', GOOGLE_MAP_TILES_LANGUAGE: 'es-MX', GOOGLE_MAP_TILES_REGION: 'MX' }))).toMatchObject({
+      baseUrl: 'http://127.0.0.1:9000',
+      referer: 'https://rides.example.com/',
+      language: 'es-MX',
+      region: 'MX',
+    });
+    expect(googleTilesOptions(loadConfig({ ...on, GOOGLE_MAPS_API_URL: 'http://127.0.0.1:9000', GOOGLE_MAP_TILES_URL: 'http://127.0.0.1:9001' }))?.baseUrl).toBe('http://127.0.0.1:9001');
+    expect(() => loadConfig({ GOOGLE_MAP_TILES_LANGUAGE: 'english please' })).toThrow(/GOOGLE_MAP_TILES_LANGUAGE/);
+    expect(() => loadConfig({ GOOGLE_MAP_TILES_REGION: 'USA' })).toThrow(/GOOGLE_MAP_TILES_REGION/);
+  });
+
+  it("creates a roadmap session with the browser key and hands out its tile URL and Google's attribution, escaped", async () => {
+    standIn.tileReferer = 'https://rides.example.com/';
+    const { tiles, failure } = await tilesAt()();
+    expect(failure).toBeUndefined();
+    const session = standIn.sessions.at(-1) ?? '';
+    expect(tiles).toEqual({
+      mapTileUrl: `${standIn.url}/v1/2dtiles/{z}/{x}/{y}?session=${session}&key=${standIn.tileKey}`,
+      mapTileAttribution: `Google Maps · ${STAND_IN_COPYRIGHT.replace('<', '&#60;').replace('>', '&#62;')}`,
+    });
+    const [created, viewport] = standIn.requests;
+    expect(created).toMatchObject({ method: 'POST', path: '/v1/createSession', body: { mapType: 'roadmap', language: 'en-GB', region: 'GB' } });
+    expect(created?.query.get('key')).toBe(standIn.tileKey);
+    expect(created?.headers.referer).toBe('https://rides.example.com/');
+    expect(Object.fromEntries(viewport?.query ?? [])).toMatchObject({ session, zoom: '2', north: '85', south: '-85', east: '180', west: '-180' });
+    // The URL the web draws loads a tile.
+    const tile = await fetch((tiles?.mapTileUrl ?? '').replace('{z}', '3').replace('{x}', '4').replace('{y}', '2'), { headers: { referer: 'https://rides.example.com/book' } });
+    expect([tile.status, tile.headers.get('content-type')]).toEqual([200, 'image/png']);
+    expect(Buffer.from(await tile.arrayBuffer()).subarray(1, 4).toString()).toBe('PNG');
+  });
+
+  it('keeps the session until shortly before its expiry, then renews it; a failed renewal keeps the old one while it lasts', async () => {
+    const tiles = tilesAt();
+    const first = (await tiles()).tiles;
+    expect((await tiles()).tiles).toEqual(first);
+    clock.now += 12 * DAY;
+    expect((await tiles()).tiles).toEqual(first);
+    expect(sessionCalls()).toHaveLength(1);
+    clock.now += 1.5 * DAY;
+    standIn.mode = 'fail';
+    const renewal = await tiles();
+    expect(renewal.tiles).toEqual(first);
+    expect(renewal.failure?.reason).toBe('failed');
+    standIn.mode = 'ok';
+    clock.now += RETRY_AFTER_MS + 1;
+    const renewed = await tiles();
+    expect(renewed.failure).toBeUndefined();
+    expect(renewed.tiles?.mapTileUrl).not.toBe(first?.mapTileUrl);
+    expect(sessionCalls()).toHaveLength(3);
+  });
+
+  it('asks once for a burst of readers, all of whom get the tiles', async () => {
+    const tiles = tilesAt();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => tiles()));
+    expect(sessionCalls()).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.tiles?.mapTileUrl)).size).toBe(1);
+    expect(answers.every((answer) => answer.tiles !== undefined && answer.failure === undefined)).toBe(true);
+  });
+
+  const failing: [string, (s: GoogleStandIn) => void, Partial<GoogleTilesOptions>, MapsProviderError['reason']][] = [
+    ['the Map Tiles API not enabled (403)', (s) => { s.mode = 'blocked'; }, {}, 'refused'],
+    ['a quota (429)', (s) => { s.mode = 'quota'; }, {}, 'refused'],
+    ['the server key instead of the browser key', () => undefined, { apiKey: 'AIzaStandInKey_0123456789abcdefghij' }, 'refused'],
+    ['a key restricted to another site', (s) => { s.tileReferer = 'https://elsewhere.example/'; }, {}, 'refused'],
+    ['no answer in time', (s) => { s.mode = 'hang'; }, {}, 'timeout'],
+    ['a 5xx', (s) => { s.mode = 'fail'; }, {}, 'failed'],
+    ['not JSON', (s) => { s.mode = 'garbage'; }, {}, 'malformed'],
+    ['no session in the answer', (s) => { s.mode = 'wrongShape'; }, {}, 'malformed'],
+    ['a session that expires at once', (s) => { s.sessionSeconds = 60; }, {}, 'malformed'],
+  ];
+  it.each(failing)('%s: no tiles and the failure to log, then no new attempt for a while', async (_name, arrange, options, reason) => {
+    arrange(standIn);
+    const tiles = tilesAt(options);
+    const { tiles: none, failure } = await tiles();
+    expect(none).toBeUndefined();
+    expect([failure?.provider, failure?.reason]).toEqual(['google', reason]);
+    expect(JSON.stringify({ message: failure?.message, stack: failure?.stack })).not.toContain(standIn.tileKey);
+    expect(await tiles()).toEqual({});
+    expect(sessionCalls()).toHaveLength(1);
+    standIn.mode = 'ok';
+    delete standIn.tileReferer;
+    standIn.sessionSeconds = 14 * 24 * 3600;
+    clock.now += RETRY_AFTER_MS + 1;
+    expect((await tilesAt()()).tiles).toBeDefined();
+  });
+
+  it("falls back to Google's fixed wording when the viewport information cannot be had", async () => {
+    standIn.viewportDown = true;
+    try {
+      const { tiles, failure } = await tilesAt()();
+      expect(failure).toBeUndefined();
+      expect(tiles?.mapTileAttribution).toBe(`Google Maps · ${FALLBACK_COPYRIGHT}`);
+      expect(tiles?.mapTileUrl).toContain(`session=${standIn.sessions.at(-1) ?? ''}`);
+    } finally {
+      delete standIn.viewportDown;
+    }
   });
 });

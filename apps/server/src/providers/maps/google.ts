@@ -4,6 +4,7 @@ import type { RoutesClient } from '@googlemaps/routing';
 import { isLatLng, type LatLng } from '@rideway/domain';
 import { z } from 'zod';
 import type { Config } from '../../config';
+import { googleMapTiles, googleTilesOptions } from './google-tiles';
 import { MIN_QUERY_CHARS } from './osm';
 import { MapsProviderError, type Leg, type MapsPort, type Place, type PlaceSuggestion, type Route } from './port';
 import { providerError, readAnswer, type MapsCall } from './provider-call';
@@ -44,6 +45,16 @@ import { isTypedPointId, pointText, typedPointPlace, typedPointSuggestion } from
  *
  * Google's terms allow keeping place IDs indefinitely and coordinates for up to 30 days, not
  * routes, addresses or suggestions, so nothing Google answers is cached here (docs/maps-google.md).
+ *
+ * Places session tokens (https://developers.google.com/maps/documentation/places/web-service/place-session-tokens):
+ * the autocomplete requests of one search and the Place Details request of the place chosen carry
+ * the same `sessionToken` (a URL- and filename-safe base64 string, a version 4 UUID recommended),
+ * and Google bills them as one session. The web makes one per place field (the section 7 payloads'
+ * optional `sessiontoken`); it reaches autocompletePlaces and getPlace as their `sessionToken`
+ * (a query parameter of Place Details over REST). A call without one is billed on its own.
+ *
+ * Google's map: with a browser key (GOOGLE_MAP_TILES_API_KEY) the adapter also gives the web its
+ * map tiles, from the Map Tiles API (google-tiles.ts).
  */
 
 const PROVIDER = 'google';
@@ -60,6 +71,10 @@ export const MAX_INTERMEDIATES = 25;
 export const MAX_MATRIX_ELEMENTS = 625;
 /** A place ID is Google's URL-safe text; anything else is no place of Google's. */
 const PLACE_ID = /^[\w-]{1,1024}$/;
+/** A session token as Google takes it (URL- and filename-safe base64, at most 36 characters); another is not sent. */
+const SESSION_TOKEN = /^[\w-]{1,36}$/;
+const withSession = (sessionToken: string | undefined): { sessionToken?: string } =>
+  sessionToken !== undefined && SESSION_TOKEN.test(sessionToken) ? { sessionToken } : {};
 
 const DEFAULT_BASES = { routes: 'https://routes.googleapis.com', places: 'https://places.googleapis.com', geocoding: 'https://maps.googleapis.com' };
 
@@ -83,9 +98,10 @@ export function googleOptions(config: Config): GoogleMapsOptions {
   };
 }
 
-/** The maps port on Google Maps Platform (MAPS_PROVIDER=google). */
+/** The maps port on Google Maps Platform (MAPS_PROVIDER=google), with Google's map tiles when a browser key is set. */
 export function googleMaps(config: Config): MapsPort {
-  return googleMapsAdapter(googleOptions(config));
+  const tiles = googleTilesOptions(config);
+  return { ...googleMapsAdapter(googleOptions(config)), ...(tiles ? { mapTiles: googleMapTiles(tiles) } : {}) };
 }
 
 // The answers as the clients decode them (protobuf objects: absent messages are null, int64 a string).
@@ -258,25 +274,26 @@ export function googleMapsAdapter(options: GoogleMapsOptions): MapsPort {
 
   return {
     provider: PROVIDER,
+    placeSessions: true,
 
-    async autocomplete(query): Promise<PlaceSuggestion[]> {
+    async autocomplete(query, sessionToken): Promise<PlaceSuggestion[]> {
       const typed = typedPointSuggestion(query);
       if (typed) return [typed];
       const input = query.trim().replace(/\s+/g, ' ');
       if (Array.from(input).length < MIN_QUERY_CHARS) return [];
       const { places } = await load();
-      const [answer] = await ask('autocomplete', () => places.autocompletePlaces({ input }, { otherArgs: { headers: { 'X-Goog-FieldMask': AUTOCOMPLETE_FIELDS } } }));
+      const [answer] = await ask('autocomplete', () => places.autocompletePlaces({ input, ...withSession(sessionToken) }, { otherArgs: { headers: { 'X-Goog-FieldMask': AUTOCOMPLETE_FIELDS } } }));
       const { suggestions } = readAnswer({ provider: PROVIDER, call: 'autocomplete' }, autocompleteAnswer, answer);
       return (suggestions ?? []).flatMap(({ placePrediction }) => (placePrediction ? [{ place_id: placePrediction.placeId, description: placePrediction.text.text }] : []));
     },
 
-    async placeById(placeId): Promise<Place | undefined> {
+    async placeById(placeId, sessionToken): Promise<Place | undefined> {
       if (isTypedPointId(placeId)) return typedPointPlace(placeId);
       if (!PLACE_ID.test(placeId)) return undefined;
       const { places } = await load();
       // 404 NOT_FOUND: no such place (or an id Google no longer knows).
       const found = await ask('placeById', () =>
-        places.getPlace({ name: `places/${placeId}` }, { otherArgs: { headers: { 'X-Goog-FieldMask': PLACE_FIELDS } } }).then(
+        places.getPlace({ name: `places/${placeId}`, ...withSession(sessionToken) }, { otherArgs: { headers: { 'X-Goog-FieldMask': PLACE_FIELDS } } }).then(
           ([place]) => place,
           (error: unknown) => {
             if (httpStatus(error) === 404) return undefined;

@@ -1,11 +1,14 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startNominatim } from '../../../test/stand-ins/nominatim';
-import { standInRoute, startOsrm } from '../../../test/stand-ins/osrm';
+import polylineCodec from '@googlemaps/polyline-codec';
+import { greatCircleKm } from '@rideway/domain';
+import { MATCH_FACTOR, standInMatching, standInRoute, startOsrm, type OsrmStandIn } from '../../../test/stand-ins/osrm';
 import { displayName, OSM_PLACES } from '../../../test/stand-ins/osm-places';
 import { startPhoton } from '../../../test/stand-ins/photon';
 import type { StandIn, StandInMode } from '../../../test/stand-ins/stand-in-server';
 import { osmMaps, type OsmOptions } from './osm';
+import { TRACE_RADIUS_M } from './osrm';
 import { MapsProviderError, type MapsPort } from './port';
 
 const KINGS_CROSS = { lat: 51.5308, lng: -0.1238 };
@@ -32,7 +35,7 @@ async function failureOf(call: Promise<unknown>): Promise<MapsProviderError> {
 }
 
 describe('the osm maps adapter against local OSRM, Nominatim and Photon stand-ins', () => {
-  let osrm: StandIn;
+  let osrm: OsrmStandIn;
   let nominatim: StandIn;
   let photon: StandIn;
   let options: OsmOptions;
@@ -51,6 +54,7 @@ describe('the osm maps adapter against local OSRM, Nominatim and Photon stand-in
       standIn.mode = 'ok';
       standIn.requests.length = 0;
     }
+    osrm.match = 'ok';
   });
 
   describe('routes (OSRM route service)', () => {
@@ -139,6 +143,92 @@ describe('the osm maps adapter against local OSRM, Nominatim and Photon stand-in
       osrm.mode = mode;
       const error = await failureOf(maps.table([KINGS_CROSS, OLD_STREET], [TOWER]));
       expect([error.reason, error.key]).toEqual([reason, 'no_route_found']);
+    });
+  });
+
+  describe('GPS traces (OSRM match service)', () => {
+    const T0 = 1_767_000_000_000;
+    const trace = [
+      { ...KINGS_CROSS, at: T0 },
+      { ...OLD_STREET, at: T0 + 240_500 },
+      { lat: 51.514, lng: -0.088, at: T0 + 400_000 },
+      { ...TOWER, at: T0 + 600_999 },
+    ];
+    const km = (metres: number) => Math.round(metres) / 1000;
+
+    it("answers the matched road's distance and duration, asked with the documented options, timestamps in seconds and a radius per point", async () => {
+      const expected = standInMatching(trace);
+      expect(await maps.matchTrace?.(trace)).toEqual({ distanceKm: km(expected.metres), durationSeconds: Math.round(expected.seconds), polylinePoints: expected.geometry, approximate: false });
+      const [request] = osrm.requests;
+      expect(request?.path).toBe('/match/v1/driving/-0.123800,51.530800;-0.100000,51.520000;-0.088000,51.514000;-0.075900,51.508100');
+      expect(Object.fromEntries(request?.query ?? [])).toEqual({
+        overview: 'full',
+        geometries: 'polyline',
+        radiuses: Array.from({ length: 4 }, () => String(TRACE_RADIUS_M)).join(';'),
+        gaps: 'ignore',
+        timestamps: [T0, T0 + 240_500, T0 + 400_000, T0 + 600_999].map((at) => String(Math.floor(at / 1000))).join(';'),
+      });
+      expect(request?.headers['user-agent']).toBe(USER_AGENT);
+      // Not the route through every point: the matched road is shorter than its detours.
+      expect(expected.metres).toBeLessThan(standInRoute(trace).metres);
+    });
+
+    it('leaves the timestamps out when a point has none or they go backwards, rather than be refused', async () => {
+      await maps.matchTrace?.([KINGS_CROSS, { ...OLD_STREET, at: T0 }, TOWER]);
+      await maps.matchTrace?.([{ ...KINGS_CROSS, at: T0 + 5000 }, { ...TOWER, at: T0 }]);
+      expect(osrm.requests.map((request) => request.query.has('timestamps'))).toEqual([false, false]);
+    });
+
+    it('sums the matchings of a trace split in two, with the straight line between them, and joins their lines', async () => {
+      // An outlier in Antarctica is left out; the jump to Oxford splits the trace.
+      const OXFORD = { lat: 51.752, lng: -1.2577 };
+      const HEADINGTON = { lat: 51.7606, lng: -1.2203 };
+      const split = [KINGS_CROSS, OLD_STREET, ANTARCTICA, OXFORD, HEADINGTON];
+      const first = standInMatching([KINGS_CROSS, OLD_STREET]);
+      const second = standInMatching([OXFORD, HEADINGTON]);
+      const route = await maps.matchTrace?.(split);
+      expect(route?.distanceKm).toBe(km(first.metres + second.metres + greatCircleKm(OLD_STREET, OXFORD) * 1000));
+      expect(route?.durationSeconds).toBe(Math.round(first.seconds + second.seconds));
+      expect(polylineCodec.decode(route?.polylinePoints ?? '', 5)).toEqual([...polylineCodec.decode(first.geometry, 5), ...polylineCodec.decode(second.geometry, 5)]);
+      expect(MATCH_FACTOR).toBeLessThan(1.4);
+    });
+
+    it('answers no match (undefined) for NoMatch, and asks nothing for fewer than two points', async () => {
+      osrm.match = 'NoMatch';
+      expect(await maps.matchTrace?.(trace)).toBeUndefined();
+      osrm.match = 'ok';
+      expect(await maps.matchTrace?.([ANTARCTICA, { lat: -80, lng: 10 }, { lat: -81, lng: 10 }])).toBeUndefined();
+      osrm.mode = 'nothing';
+      expect(await maps.matchTrace?.(trace)).toBeUndefined();
+      const asked = osrm.requests.length;
+      expect(await maps.matchTrace?.([KINGS_CROSS])).toBeUndefined();
+      expect(await maps.matchTrace?.([KINGS_CROSS, { lat: 95, lng: 0 }])).toBeUndefined();
+      expect(osrm.requests).toHaveLength(asked);
+    });
+
+    it.each<[StandInMode, MapsProviderError['reason']]>([
+      ['hang', 'timeout'],
+      ['fail', 'failed'],
+      ['garbage', 'malformed'],
+      ['wrongShape', 'malformed'],
+    ])('a provider that answers %s is a MapsProviderError (%s) carrying no_route_found', async (mode, reason) => {
+      osrm.mode = mode;
+      const error = await failureOf(maps.matchTrace?.(trace) ?? Promise.resolve());
+      expect([error.provider, error.reason, error.key]).toEqual(['osrm', reason, 'no_route_found']);
+    });
+
+    it('an OSRM that refuses the match (TooBig) is refused, for the caller to route instead', async () => {
+      osrm.match = 'refused';
+      const error = await failureOf(maps.matchTrace?.(trace) ?? Promise.resolve());
+      expect([error.reason, error.message]).toEqual(['refused', 'osrm matchTrace: TooBig: Too many trace coordinates']);
+    });
+
+    it('the stand-in refuses timestamps that go backwards or miscount, as OSRM does', async () => {
+      const ask = async (query: string) => (await fetch(`${osrm.url}/match/v1/driving/-0.12,51.53;-0.1,51.52?${query}`)).json() as Promise<{ code: string }>;
+      expect((await ask('timestamps=20;10')).code).toBe('InvalidValue');
+      expect((await ask('timestamps=10')).code).toBe('InvalidOptions');
+      expect((await ask('radiuses=5;x')).code).toBe('InvalidOptions');
+      expect((await ask('gaps=never')).code).toBe('InvalidOptions');
     });
   });
 

@@ -6,10 +6,12 @@ import type { MapsPort } from './port';
 import { isTypedPointId, typedPointPlace, typedPointSuggestion } from './typed-point';
 
 /**
- * The osm maps adapter: open, self-hostable services over OpenStreetMap data. Routes and route
- * tables from OSRM (osrm.ts), addresses and places from Nominatim (nominatim.ts), type-ahead from
- * Photon (photon.ts) when one is configured, else from Nominatim's search. Wire formats and the
- * documentation they follow are at the top of each file; docs/maps.md says how to run them.
+ * The osm maps adapter: open, self-hostable services over OpenStreetMap data. Routes, route
+ * tables and matched GPS traces from OSRM (osrm.ts), addresses and places from Nominatim
+ * (nominatim.ts), type-ahead from Photon (photon.ts) when one is configured, else from
+ * Nominatim's search. Wire formats and the documentation they follow are at the top of each file;
+ * docs/maps.md says how to run them. None of them bills by search session: the Places session
+ * tokens the port carries are ignored.
  */
 
 export type OsmOptions = {
@@ -58,5 +60,7 @@ export function osmMaps(options: OsmOptions): MapsPort {
     reverseGeocode: (point) => geocoding.reverse(point),
     route: (points) => routing.route(points),
     table: (origins, destinations) => routing.table(origins, destinations),
+    // OSRM's match service: a trip's GPS trace snapped to the roads it followed.
+    matchTrace: (points) => routing.matchTrace(points),
   };
 }

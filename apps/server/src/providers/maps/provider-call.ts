@@ -10,7 +10,7 @@ import { MapsProviderError, type MapsPort } from './port';
  */
 
 /** The maps port's calls. */
-export type MapsCall = Exclude<keyof MapsPort, 'provider'>;
+export type MapsCall = Exclude<keyof MapsPort, 'provider' | 'placeSessions'>;
 
 /** The spec key (section 8) each call answers with when its provider fails. */
 export const FAILURE_KEY = {
@@ -19,6 +19,10 @@ export const FAILURE_KEY = {
   reverseGeocode: 'place_to_coords_error',
   route: 'no_route_found',
   table: 'no_route_found',
+  // A trace that cannot be matched is a route that cannot be found.
+  matchTrace: 'no_route_found',
+  // Never answered to anyone: without the provider's tiles the maps draw MAP_TILE_URL's.
+  mapTiles: 'internal_error',
 } as const satisfies Record<MapsCall, ErrorKey>;
 
 /** A provider's answer larger than this is not what a maps call asks for. */

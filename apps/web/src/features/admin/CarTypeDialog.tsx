@@ -3,6 +3,7 @@ import { Grid, MenuItem, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings';
+import { ChangeList, type Change } from './ChangeList';
 import { FormDialog } from './FormDialog';
 import { PairListEditor } from './PairListEditor';
 import { ImagePicker } from '../../components/ImagePicker';
@@ -20,6 +21,22 @@ const bodyOf = (carType: CarType): CarTypeBody => {
   return body;
 };
 
+const SCALARS = ['name', ...FARES, 'convenience_fee_type', 'extra_info'] as const;
+const LISTS = ['parcelTypes', 'options', 'cancelSlab'] as const;
+const LIST_LABELS = { parcelTypes: 'parcel_type', options: 'parcel_option', cancelSlab: 'cancel_slab' } as const;
+const SCALAR_LABELS: Record<(typeof SCALARS)[number], string> = { name: 'car_type_name', base_fare: 'base_fare', rate_per_unit_distance: 'rate_per_unit_distance', rate_per_hour: 'rate_per_hour', min_fare: 'min_fare', convenience_fees: 'convenience_fees', convenience_fee_type: 'convenience_fee_type', extra_info: 'extra_info' };
+const listText = (items: readonly Record<string, string | number>[]): string => items.map((item) => Object.values(item).join(' ')).join('; ');
+
+/** What an edit changes, for its confirmation step (issue 17). */
+function changesOf(before: CarTypeBody, after: CarTypeBody, t: (key: string) => string): Change[] {
+  const text = (key: (typeof SCALARS)[number], body: CarTypeBody) => (key === 'convenience_fee_type' ? t(`fee_${body[key]}`) : String(body[key]));
+  return [
+    ...SCALARS.filter((key) => before[key] !== after[key]).map((key) => ({ label: t(SCALAR_LABELS[key]), before: text(key, before), after: text(key, after) })),
+    ...(before.image === after.image ? [] : [{ label: t('car_type_image'), before: '', after: t('updated') }]),
+    ...LISTS.filter((key) => listText(before[key]) !== listText(after[key])).map((key) => ({ label: t(LIST_LABELS[key]), before: listText(before[key]), after: listText(after[key]) })),
+  ];
+}
+
 /** Adding or editing a car type: fares, image, and (delivery) parcel types and options, and the cancelSlab. */
 export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: CarType | null; busy: boolean; onSave: (body: CarTypeBody) => void; onClose: () => void }) {
   const { t } = useTranslation();
@@ -27,7 +44,15 @@ export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: Car
   const [body, setBody] = useState<CarTypeBody>(carType ? bodyOf(carType) : EMPTY);
   const change = <K extends keyof CarTypeBody>(key: K, value: CarTypeBody[K]) => { setBody((current) => ({ ...current, [key]: value })); };
   return (
-    <FormDialog title={carType ? carType.name : t('add_car_type')} busy={busy} onSubmit={() => { onSave(body); }} onClose={onClose} maxWidth="sm">
+    <FormDialog
+      title={carType ? carType.name : t('add_car_type')}
+      busy={busy}
+      onSubmit={() => { onSave(body); }}
+      onClose={onClose}
+      maxWidth="sm"
+      // An edit is confirmed before it is sent (issue 17); an add is not.
+      confirmation={carType ? <ChangeList changes={changesOf(bodyOf(carType), body, t)} /> : undefined}
+    >
       <Stack spacing={2} sx={{ pt: 1 }}>
         <TextField label={t('car_type_name')} required value={body.name} onChange={(event) => { change('name', event.target.value); }} />
         <ImagePicker

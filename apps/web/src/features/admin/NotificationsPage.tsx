@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../components/AlertDialog';
-import { dateTimeText } from '../../utils/date-text';
+import { useDates } from '../../hooks/use-dates';
 import { useCollection } from '../../api/admin';
 import { api, errorKey } from '../../api/client';
 import { CrudTable } from './CrudTable';
@@ -42,13 +42,14 @@ function ComposeDialog({ busy, onSend, onClose }: { busy: boolean; onSend: (draf
  * or all; the list keeps what was sent and to how many people.
  */
 export function NotificationsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const dates = useDates();
   const notifications = useQuery({ queryKey: NOTIFICATIONS, queryFn: async () => (await api<{ notifications: SentNotification[] }>('/api/notifications')).notifications });
   const { add: send, remove } = useCollection<SentNotification, Draft>('/api/notifications', NOTIFICATIONS, 'notification');
   const [composing, setComposing] = useState(false);
   const [alert, setAlert] = useState<string | null>(null);
   const columns: GridColDef<SentNotification>[] = [
-    { field: 'createdAt', headerName: t('date'), type: 'number', width: 170, valueFormatter: (value: number) => dateTimeText(value, i18n.language) },
+    { field: 'createdAt', headerName: t('date'), type: 'number', width: 170, valueFormatter: (value: number) => dates.dateTime(value) },
     { field: 'usertype', headerName: t('notification_usertype'), width: 120, valueFormatter: (value: string) => t(`audience_${value}`) },
     { field: 'devicetype', headerName: t('notification_devicetype'), width: 120, valueFormatter: (value: string) => t(`device_${value}`) },
     { field: 'title', headerName: t('notification_title'), minWidth: 150, flex: 1 },

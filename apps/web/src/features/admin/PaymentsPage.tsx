@@ -3,7 +3,7 @@ import { Stack } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { usePaymentEvents, usePaymentProvidersForAdmin, type PaymentEventRow, type ProviderForAdmin } from '../../api/payments';
 import { useMoney } from '../../hooks/use-money';
-import { dateTimeText } from '../../utils/date-text';
+import { useDates } from '../../hooks/use-dates';
 import { providerLabel } from '../../utils/payment-providers';
 import { CrudTable } from './CrudTable';
 
@@ -12,8 +12,9 @@ type EventRow = Omit<PaymentEventRow, 'id'> & { id: string };
 
 /** Issue 18's payments page: the providers configured (test or live) with the webhook URL to paste into each, and the latest notifications. */
 export function PaymentsPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const money = useMoney();
+  const dates = useDates();
   const providers = usePaymentProvidersForAdmin();
   const events = usePaymentEvents();
   const providerColumns: GridColDef<ProviderRow>[] = [
@@ -22,11 +23,11 @@ export function PaymentsPage() {
     { field: 'webhookUrl', headerName: t('webhook_url'), minWidth: 280, flex: 1 },
   ];
   const eventColumns: GridColDef<EventRow>[] = [
-    { field: 'receivedAt', headerName: t('date'), type: 'number', width: 170, valueFormatter: (value: number) => dateTimeText(value, i18n.language) },
+    { field: 'receivedAt', headerName: t('date'), type: 'number', width: 170, valueFormatter: (value: number) => dates.dateTime(value) },
     { field: 'provider', headerName: t('payment_providers'), width: 120, valueFormatter: (value: string) => providerLabel(value) },
     { field: 'type', headerName: 'type', width: 170 },
     { field: 'reference', headerName: t('booking_id'), minWidth: 140, flex: 1 },
-    { field: 'amount', headerName: t('amount'), type: 'number', width: 110, valueFormatter: (value: number | null) => (value === null ? '' : money(value)) },
+    { field: 'amount', headerName: t('amount'), type: 'number', width: 110, valueFormatter: (value: number | null, row: EventRow) => (value === null ? '' : money(value, { currency: row.currency ?? undefined })) },
     { field: 'outcome', headerName: t('event_outcome'), width: 140 },
   ];
   return (

@@ -96,6 +96,7 @@ export function PromosPage() {
         columns={columns}
         emptyText={t('no_promos_available')}
         exportName="promos"
+        lowValue={['promo_description', 'max_promo_discount_value', 'min_order']}
         add={{ label: t('add_promo'), onClick: () => { setAdding(true); } }}
         onUpdate={(row) => {
           const { promo_name, promo_description, promo_discount_type, promo_discount_value, max_promo_discount_value, min_order, promo_usage_limit } = row;

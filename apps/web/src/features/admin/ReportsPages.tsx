@@ -36,8 +36,8 @@ function usePeriodColumn<Row extends Monthly>(): GridColDef<Row & { id: string }
 export function EarningReportsPage() {
   const { t } = useTranslation();
   const money = useMoney();
-  const report = useReport<EarningReportRow>('/api/reports/earnings', 'earnings', (row) => `${row.year}-${row.month}`);
-  const amount = (field: keyof EarningReportRow, headerName: string): GridColDef<EarningReportRow & { id: string }> => ({ field, headerName, type: 'number', width: 120, valueFormatter: (value: number) => money(value) });
+  const report = useReport<EarningReportRow>('/api/reports/earnings', 'earnings', (row) => `${row.year}-${row.month}-${row.currency}`);
+  const amount = (field: keyof EarningReportRow, headerName: string): GridColDef<EarningReportRow & { id: string }> => ({ field, headerName, type: 'number', width: 120, valueFormatter: (value: number, row: EarningReportRow) => money(value, { currency: row.currency }) });
   const columns: GridColDef<EarningReportRow & { id: string }>[] = [
     usePeriodColumn<EarningReportRow>(),
     { field: 'bookings', headerName: t('bookings_count'), type: 'number', width: 100 },
@@ -50,20 +50,20 @@ export function EarningReportsPage() {
     amount('myEarning', t('my_earning')),
     amount('profit', t('profit')),
   ];
-  return <CrudTable title={t('menu_earning_reports')} rows={report.data} columns={columns} emptyText={t('no_data_available')} exportName="earning-reports" />;
+  return <CrudTable title={t('menu_earning_reports')} rows={report.data} columns={columns} emptyText={t('no_data_available')} exportName="earning-reports" lowValue={['rideCost', 'myEarning', 'customerPaid']} />;
 }
 
 /** Section 2 /driverearning: each driver's share by month; a fleet admin sees only its drivers. */
 export function DriverEarningsPage() {
   const { t } = useTranslation();
   const money = useMoney();
-  const report = useReport<DriverEarningRow>('/api/reports/driver-earnings', 'driver-earnings', (row) => `${row.year}-${row.month}-${row.driver}`);
+  const report = useReport<DriverEarningRow>('/api/reports/driver-earnings', 'driver-earnings', (row) => `${row.year}-${row.month}-${row.driver}-${row.currency}`);
   const columns: GridColDef<DriverEarningRow & { id: string }>[] = [
     usePeriodColumn<DriverEarningRow>(),
     { field: 'driverName', headerName: t('driver'), minWidth: 160, flex: 1 },
     { field: 'driverVehicleNo', headerName: t('vehicle_number'), width: 140 },
     { field: 'bookings', headerName: t('bookings_count'), type: 'number', width: 100 },
-    { field: 'driverShare', headerName: t('driver_share'), type: 'number', width: 140, valueFormatter: (value: number) => money(value) },
+    { field: 'driverShare', headerName: t('driver_share'), type: 'number', width: 140, valueFormatter: (value: number, row: DriverEarningRow) => money(value, { currency: row.currency }) },
   ];
   return <CrudTable title={t('menu_driver_earning')} rows={report.data} columns={columns} emptyText={t('no_data_available')} exportName="driver-earnings" />;
 }

@@ -6,12 +6,13 @@ import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../components/AlertDialog';
 import { api, errorKey } from '../../api/client';
 import { SETTINGS, useSettings } from '../../api/settings';
+import { ServiceAreaSection } from './ServiceAreaSection';
 
 type Field = keyof Settings;
 
 /** Section 3's settings, grouped as an admin thinks of them. */
 const GROUPS: { title: string; fields: Field[] }[] = [
-  { title: 'settings_general', fields: ['appName', 'appcat', 'symbol', 'code', 'country'] },
+  { title: 'settings_general', fields: ['appName', 'appcat', 'symbol', 'code', 'country', 'timezone'] },
   { title: 'settings_business', fields: ['bonus', 'driverRadius', 'convert_to_mile', 'otp_secure', 'driver_approval', 'email_verify', 'autoDispatch', 'CarHornRepeat', 'bank_fields'] },
   { title: 'settings_sign_in', fields: ['MobileLoginEnabled', 'FacebookLoginEnabled', 'AllowCountrySelection', 'AllowCriticalEditsAdmin'] },
   { title: 'settings_company', fields: ['CompanyName', 'CompanyWebsite', 'CompanyTerms', 'contact_email', 'license'] },
@@ -21,7 +22,7 @@ const GROUPS: { title: string; fields: Field[] }[] = [
 // Section 5: bonus and driver radius take numbers of 0 or more; anything else empties the field.
 const NUMBER = /^\d*\.?\d*$/;
 
-type Draft = Record<Field, string | boolean>;
+type Draft = Record<Exclude<Field, 'serviceArea'>, string | boolean> & Pick<Settings, 'serviceArea'>;
 
 const draftOf = (settings: Settings): Draft => Object.fromEntries(Object.entries(settings).map(([key, value]) => [key, typeof value === 'number' ? String(value) : value])) as Draft;
 
@@ -101,6 +102,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
             </Grid>
           </Paper>
         ))}
+        <ServiceAreaSection value={draft.serviceArea} onChange={(serviceArea) => { setDraft((current) => ({ ...current, serviceArea })); }} />
         <Box>
           <Button type="submit" variant="contained" size="large" disabled={save.isPending}>
             {t('save')}

@@ -71,28 +71,31 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
   const { add, edit, remove } = useCollection<User, NewUser & UserEdit>('/api/users', ['users'], 'user');
   const [adding, setAdding] = useState(false);
   const [alert, setAlert] = useState<string | null>(null);
+  const { data: me } = useMe();
+  // A fleet admin edits its drivers' names and vehicles; contacts and approval are an admin's (the server says so too).
+  const admin = me?.usertype === 'admin';
   const columns: GridColDef<User>[] = [
-    { field: 'firstName', headerName: t('firstName'), editable: true, minWidth: 120, flex: 1 },
-    { field: 'lastName', headerName: t('lastName'), editable: true, minWidth: 120, flex: 1 },
-    { field: 'email', headerName: t('email'), editable: true, minWidth: 180, flex: 1 },
-    { field: 'mobile', headerName: t('mobile'), editable: true, minWidth: 130 },
+    { field: 'firstName', headerName: t('firstName'), editable: true, minWidth: 110, flex: 1 },
+    { field: 'lastName', headerName: t('lastName'), editable: true, minWidth: 110, flex: 1 },
+    { field: 'email', headerName: t('email'), editable: admin, minWidth: 170, flex: 1 },
+    { field: 'mobile', headerName: t('mobile'), editable: admin, minWidth: 130 },
     ...(usertype === 'driver'
       ? [
-          { field: 'carType', headerName: t('vehicle_type'), type: 'singleSelect', editable: true, width: 130, valueOptions: (carTypes.data ?? []).map((carType) => carType.name) } satisfies GridColDef<User>,
-          { field: 'vehicleNumber', headerName: t('vehicle_number'), editable: true, width: 130 } satisfies GridColDef<User>,
+          { field: 'carType', headerName: t('vehicle_type'), type: 'singleSelect', editable: true, width: 120, valueOptions: (carTypes.data ?? []).map((carType) => carType.name) } satisfies GridColDef<User>,
+          { field: 'vehicleNumber', headerName: t('vehicle_number'), editable: true, width: 120 } satisfies GridColDef<User>,
           { field: 'driverActiveStatus', headerName: t('online'), type: 'boolean', width: 90 } satisfies GridColDef<User>,
         ]
       : []),
-    { field: 'approved', headerName: t('approved'), type: 'boolean', editable: true, width: 100 },
+    { field: 'approved', headerName: t('approved'), type: 'boolean', editable: admin, width: 100 },
     { field: 'walletBalance', headerName: t('wallet_balance'), type: 'number', width: 120, valueFormatter: (value: number) => money(value) },
   ];
+  /** Sends what the edit dialog changed, and only that. */
   const update = (row: User) => {
-    const body: UserEdit = { firstName: row.firstName, lastName: row.lastName, approved: row.approved };
     const stored = users.data?.find((user) => user.id === row.id);
-    // Contacts are sent only when changed: in demo mode the list shows them hidden.
-    if (row.email !== stored?.email) body.email = row.email;
-    if (row.mobile !== stored?.mobile) body.mobile = row.mobile;
-    if (usertype === 'driver') Object.assign(body, { carType: row.carType ?? undefined, vehicleNumber: row.vehicleNumber ?? undefined });
+    const body: UserEdit = {};
+    for (const field of ['firstName', 'lastName', 'email', 'mobile', 'approved', 'carType', 'vehicleNumber'] as const) {
+      if (row[field] !== stored?.[field]) Object.assign(body, { [field]: row[field] ?? undefined });
+    }
     return edit.mutateAsync({ id: row.id, body });
   };
   return (
@@ -105,6 +108,7 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
         exportName={`${usertype}s`}
         add={{ label: t('add_user'), onClick: () => { setAdding(true); } }}
         onUpdate={update}
+        lowValue={['driverActiveStatus', 'walletBalance', 'mobile', 'carType']}
         onDelete={(row) => remove.mutateAsync(row.id)}
       />
       {adding && (

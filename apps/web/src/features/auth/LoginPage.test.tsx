@@ -8,7 +8,7 @@ import { queryWrapper } from '../../test/render';
 import { StubScreen } from '../../test/stub-screen';
 import { LoginPage } from './LoginPage';
 
-async function signIn(answer: ApiAnswer) {
+async function signIn(answer: ApiAnswer, entry = '/login') {
   const user = userEvent.setup();
   const calls = fakeApi({ 'POST /api/auth/login': answer, 'GET /api/auth/methods': { status: 200, body: { facebook: false } } });
   const router = createMemoryRouter(
@@ -16,7 +16,7 @@ async function signIn(answer: ApiAnswer) {
       { path: '/login', element: <LoginPage /> },
       { path: '*', element: <StubScreen /> },
     ],
-    { initialEntries: ['/login'] },
+    { initialEntries: [entry] },
   );
   render(<RouterProvider router={router} />, { wrapper: queryWrapper().wrapper });
   await user.type(screen.getByLabelText(/^email/), 'ann@example.com');
@@ -43,5 +43,27 @@ describe('sign-in lands each role on its home (section 2)', () => {
     const alert = await screen.findByRole('dialog', { name: 'alert' });
     expect(within(alert).getByText('login_error')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/login');
+  });
+});
+
+describe('sign-in returns to the page asked for (issue 17)', () => {
+  const admin: ApiAnswer = { status: 200, body: { user: { id: 'u1', usertype: 'admin' } } };
+
+  it('goes to ?next= when it is a page of this site the role may open', async () => {
+    const { router } = await signIn(admin, `/login?next=${encodeURIComponent('/withdraws?x=1')}`);
+    expect(await screen.findByRole('heading', { name: 'screen /withdraws' })).toBeTruthy();
+    expect(router.state.location.search).toBe('?x=1');
+  });
+
+  it.each(['https://evil.example', '//evil.example/withdraws', '/\\evil.example', 'javascript:alert(1)'])('ignores ?next=%s and goes home', async (next) => {
+    const { router } = await signIn(admin, `/login?next=${encodeURIComponent(next)}`);
+    expect(await screen.findByRole('heading', { name: 'screen /dashboard' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it("goes home instead of to a page of another role's", async () => {
+    const { router } = await signIn({ status: 200, body: { user: { id: 'u1', usertype: 'rider' } } }, '/login?next=%2Fwithdraws');
+    expect(await screen.findByRole('heading', { name: 'screen /' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
   });
 });

@@ -1,5 +1,4 @@
 import type { User } from '@rideway/contract';
-import { landingRouteAfterLogin } from '@rideway/domain';
 import FacebookIcon from '@mui/icons-material/Facebook';
 import { Box, Button, Divider, Link, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
@@ -11,6 +10,7 @@ import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
 import { useLogin } from '../../api/session';
 import { useSettings } from '../../api/settings';
+import { pathAfterLogin } from '../../utils/return-path';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { PhoneSignIn } from './PhoneSignIn';
 
@@ -42,7 +42,8 @@ export function LoginPage() {
     return key ? t(key) : null;
   });
   const methods = useQuery({ queryKey: ['sign-in-methods'], queryFn: () => api<{ facebook: boolean }>('/api/auth/methods') });
-  const signedIn = (user: User) => { void navigate(landingRouteAfterLogin(user.usertype)); };
+  // Back to the page that sent here (?next=, a path of this site only), else section 2's home for the role.
+  const signedIn = (user: User) => { void navigate(pathAfterLogin(params.get('next'), user.usertype, window.location.origin), { replace: true }); };
   const failed = (error: unknown) => { setAlert(t(errorKey(error))); };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();

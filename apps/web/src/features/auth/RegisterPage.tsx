@@ -1,19 +1,18 @@
 import type { User } from '@rideway/contract';
 import { REGISTER_REDIRECT_DELAY_MS } from '@rideway/domain';
-import { Alert, Autocomplete, Button, InputAdornment, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
+import { Alert, Button, Stack, TextField, ToggleButton, ToggleButtonGroup } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
-import { useEffect, useMemo, useState, type SyntheticEvent } from 'react';
+import { useEffect, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AlertDialog } from '../../components/AlertDialog';
 import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
-import { useSettings } from '../../api/settings';
-import { countryList, countryNamed, type Country } from './countries';
+import { PhoneField, usePhoneNumber } from '../../components/PhoneField';
 import { DriverFields, NO_DRIVER, type DriverSignUp } from './DriverFields';
 
-type Form = { firstName: string; lastName: string; email: string; password: string; mobile: string; referralId: string };
-const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', mobile: '', referralId: '' };
+type Form = { firstName: string; lastName: string; email: string; password: string; referralId: string };
+const EMPTY: Form = { firstName: '', lastName: '', email: '', password: '', referralId: '' };
 const FIELDS = [
   { name: 'firstName', type: 'text', autoComplete: 'given-name' },
   { name: 'lastName', type: 'text', autoComplete: 'family-name' },
@@ -23,17 +22,15 @@ const FIELDS = [
 
 /** Section 2's register screen, checked by the server with section 5's rules. */
 export function RegisterPage() {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const navigate = useNavigate();
-  const { data: settings } = useSettings();
-  const countries = useMemo(() => countryList(i18n.language), [i18n.language]);
-  const [country, setCountry] = useState<Country | null>(null);
+  // The dial code is the settings' country's until another is picked (issue 17).
+  const phone = usePhoneNumber();
   const [form, setForm] = useState<Form>(EMPTY);
   const [usertype, setUsertype] = useState<'rider' | 'driver'>('rider');
   const [driver, setDriver] = useState<DriverSignUp>(NO_DRIVER);
   const [alert, setAlert] = useState<string | null>(null);
   const register = useMutation({ mutationFn: (body: Record<string, string>) => api<{ user: User }>('/api/auth/register', { method: 'POST', body }) });
-  const dialCountry = country ?? countryNamed(countries, settings?.country) ?? null;
   // A driver waiting for approval stays on the waiting state: signing in would be refused.
   const waiting = register.data?.user.approved === false;
   // Section 2: after a successful registration the login page follows after a delay.
@@ -50,9 +47,9 @@ export function RegisterPage() {
       setAlert(t('licence_needed'));
       return;
     }
-    const { referralId, mobile, ...rest } = form;
+    const { referralId, ...rest } = form;
     register.mutate(
-      { ...rest, mobile: `${dialCountry?.dialCode ?? ''}${mobile.trim()}`, usertype, ...(usertype === 'driver' ? driver : {}), ...(referralId.trim() ? { referralId: referralId.trim() } : {}) },
+      { ...rest, mobile: phone.mobile, usertype, ...(usertype === 'driver' ? driver : {}), ...(referralId.trim() ? { referralId: referralId.trim() } : {}) },
       { onError: (error) => { setAlert(t(errorKey(error))); } },
     );
   };
@@ -71,25 +68,7 @@ export function RegisterPage() {
           {FIELDS.map((field) => (
             <TextField key={field.name} label={t(field.name)} type={field.type} autoComplete={field.autoComplete} value={form[field.name]} onChange={set(field.name)} required />
           ))}
-          {settings?.AllowCountrySelection && (
-            <Autocomplete
-              options={countries}
-              value={dialCountry}
-              onChange={(_event, value) => { setCountry(value); }}
-              getOptionLabel={(option) => `${option.label} (+${option.dialCode})`}
-              isOptionEqualToValue={(option, value) => option.code === value.code}
-              renderInput={(params) => <TextField {...params} label={t('country')} />}
-            />
-          )}
-          <TextField
-            label={t('mobile')}
-            type="tel"
-            autoComplete="tel-national"
-            value={form.mobile}
-            onChange={set('mobile')}
-            required
-            slotProps={{ input: { startAdornment: dialCountry ? <InputAdornment position="start">+{dialCountry.dialCode}</InputAdornment> : undefined } }}
-          />
+          <PhoneField phone={phone} required />
           {usertype === 'driver' && <DriverFields value={driver} onChange={setDriver} onUnreadable={() => { setAlert(t('photo_unreadable')); }} />}
           <TextField label={t('referralId')} value={form.referralId} onChange={set('referralId')} />
           <Stack direction="row" spacing={2} sx={{ justifyContent: 'flex-end' }}>

@@ -1,7 +1,7 @@
 import type { User } from '@rideway/contract';
-import type { Place } from '@rideway/domain';
+import { fromDateTimeLocal, toDateTimeLocal, type Place } from '@rideway/domain';
 import { Button, FormControl, InputLabel, MenuItem, Paper, Select, Stack, TextField, Typography } from '@mui/material';
-import { useCallback, useId, useState, type SyntheticEvent } from 'react';
+import { lazy, Suspense, useCallback, useId, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AlertDialog, type AlertAction } from '../../components/AlertDialog';
@@ -13,14 +13,15 @@ import { ChoiceDialog } from './ChoiceDialog';
 import { EstimateDialog } from './EstimateDialog';
 import { PaymentDialog } from '../../components/PaymentDialog';
 import { PlaceSearch } from './PlaceSearch';
+import { outsideServiceArea, ServiceAreaNotice } from './ServiceAreaNotice';
 import { UserSelect } from '../../components/UserSelect';
 import { useBookFlow } from './use-book-flow';
 
-/** A datetime-local field's value for an instant, in the browser's time zone. */
-const localDateTime = (at: number): string => {
-  const date = new Date(at);
-  return new Date(at - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
+// Leaflet loads with the map, not with the landing page.
+const BookingMap = lazy(() => import('./BookingMap'));
+
+/** The browser's own time zone: the trip time field names the operator's when they differ. */
+const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * Section 2's booking forms and the book flow's dialogs (section 4): the rider's on the home page,
@@ -37,8 +38,12 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
   const [carType, setCarType] = useState('');
   const [customer, setCustomer] = useState('');
   const [bookLater, setBookLater] = useState(false);
-  // Section 4: the date-time defaults to the current time.
-  const [tripdate, setTripdate] = useState(() => localDateTime(Date.now()));
+  // Section 4: the date-time defaults to the current time (null until changed). Issue 17: it is the
+  // city's clock, the operator's time zone, wherever the browser is (docs/decisions.md).
+  const zone = settings?.timezone;
+  const [openedAt] = useState(() => Date.now());
+  const [tripdate, setTripdate] = useState<string | null>(null);
+  const tripdateText = tripdate ?? toDateTimeLocal(openedAt, zone);
   const [alert, setAlert] = useState<{ message: string; action?: AlertAction } | null>(null);
   const failed = useCallback((key: string) => {
     setAlert(
@@ -53,7 +58,12 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
 
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    flow.book({ pickup, drop, carType, bookLater, tripdate: bookLater ? new Date(tripdate).getTime() : Date.now(), ...(form === 'admin' ? { customer } : {}) });
+    // Issue 16, point 6: a pickup outside the service area is answered here, without asking the server.
+    if (outsideServiceArea(pickup, settings)) {
+      failed('outside_service_area');
+      return;
+    }
+    flow.book({ pickup, drop, carType, bookLater, tripdate: bookLater ? (fromDateTimeLocal(tripdateText, zone) ?? Number.NaN) : Date.now(), ...(form === 'admin' ? { customer } : {}) });
   };
   const title = form === 'admin' ? t('book_for_rider') : t('book_a_ride');
   return (
@@ -64,7 +74,13 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
       <Stack spacing={2}>
         {form === 'admin' && <UserSelect usertype="rider" label={t('rider')} value={customer} onChange={setCustomer} />}
         <PlaceSearch label={t('pickup_location')} value={pickup} onChange={setPickup} enabled={me !== null} onError={failedCall} />
+        <ServiceAreaNotice pickup={pickup} />
         <PlaceSearch label={t('drop_location')} value={drop} onChange={setDrop} enabled={me !== null} onError={failedCall} />
+        {me !== null && (
+          <Suspense fallback={null}>
+            <BookingMap pickup={pickup} drop={drop} onPickup={setPickup} onDrop={setDrop} onError={failedCall} />
+          </Suspense>
+        )}
         <CarTypeSelect carTypes={carTypes.data ?? []} value={carType} onChange={setCarType} />
         <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
           <FormControl fullWidth>
@@ -79,8 +95,9 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
               fullWidth
               type="datetime-local"
               label={t('trip_date')}
-              value={tripdate}
+              value={tripdateText}
               onChange={(event) => { setTripdate(event.target.value); }}
+              helperText={zone && zone !== BROWSER_ZONE ? t('trip_time_zone', { zone }) : undefined}
               slotProps={{ inputLabel: { shrink: true } }}
             />
           )}
@@ -90,7 +107,7 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
         </Button>
       </Stack>
       {state.step === 'choosing' && <ChoiceDialog carType={state.carType} onChoose={flow.choose} onCancel={flow.reset} />}
-      {state.step === 'estimated' && <EstimateDialog estimate={state.estimate} busy={flow.busy} onConfirm={flow.confirm} onCancel={flow.reset} onInvalid={flow.invalid} />}
+      {state.step === 'estimated' && <EstimateDialog estimate={state.estimate} busy={flow.busy} onConfirm={flow.confirm} onCancel={flow.reset} onInvalid={flow.invalid} onApplyPromo={flow.checkPromo} />}
       {state.step === 'paying' && <PaymentDialog bookingId={state.booking.id} onClose={flow.reset} />}
       <AlertDialog message={alert?.message ?? null} action={alert?.action} onClose={() => { setAlert(null); }} />
       <AlertDialog

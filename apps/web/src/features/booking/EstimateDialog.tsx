@@ -1,4 +1,4 @@
-import type { Estimate } from '@rideway/contract';
+import type { Estimate, PromoCheck } from '@rideway/contract';
 import type { ErrorKey } from '@rideway/domain';
 import {
   Button,
@@ -20,6 +20,7 @@ import { useTranslation } from 'react-i18next';
 import { usePaymentProviders } from '../../api/catalogue';
 import { useSettings } from '../../api/settings';
 import { useMoney } from '../../hooks/use-money';
+import { PromoField, usePromoApply } from './PromoField';
 import { DELIVERY_FIELDS, PAYMENT_MODES, useBookingTerms, type BookingTerms, type PaymentMode } from './use-booking-terms';
 
 function Figure({ label, value }: { label: string; value: string }) {
@@ -37,10 +38,12 @@ type Props = {
   onConfirm: (terms: BookingTerms) => void;
   onCancel: () => void;
   onInvalid: (key: ErrorKey) => void;
+  /** Issue 17: checks a promo code with the server (Apply); without it the code is checked only when booking. */
+  onApplyPromo?: (promo: string) => Promise<PromoCheck>;
 };
 
 /** Section 4's estimate dialog: the fare, how to pay, and in delivery mode who receives the parcel. */
-export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid }: Props) {
+export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid, onApplyPromo }: Props) {
   const { t } = useTranslation();
   const money = useMoney();
   const { data: settings } = useSettings();
@@ -50,10 +53,16 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
   const cardOffered = providers.data === undefined || providers.data.length > 0;
   const { paymentMode, setPaymentMode, promo, setPromo, details, setDetail, terms } = useBookingTerms(delivery, cardOffered);
   const unit = settings?.convert_to_mile ? t('unit_miles') : t('unit_km');
-  const confirm = () => {
+  const applied = usePromoApply(onApplyPromo);
+  const confirm = async () => {
     const checked = terms();
-    if (checked.ok) onConfirm(checked.value);
-    else onInvalid(checked.key);
+    if (!checked.ok) {
+      onInvalid(checked.key);
+      return;
+    }
+    // A code typed but not applied is applied first: a refused one stays at its field, nothing is booked.
+    if (checked.value.promo && !(await applied.ensure(checked.value.promo))) return;
+    onConfirm(checked.value);
   };
   return (
     <Dialog open onClose={onCancel} aria-labelledby="estimate-title" fullWidth maxWidth="xs">
@@ -81,7 +90,7 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
               ))}
             </RadioGroup>
           </FormControl>
-          <TextField label={t('promo_code')} value={promo} onChange={(event) => { setPromo(event.target.value); }} size="small" />
+          <PromoField promo={promo} onChange={(code) => { setPromo(code); applied.reset(); }} apply={applied} />
           {delivery &&
             DELIVERY_FIELDS.map((field) => (
               <TextField
@@ -99,7 +108,7 @@ export function EstimateDialog({ estimate, busy, onConfirm, onCancel, onInvalid 
       </DialogContent>
       <DialogActions>
         <Button onClick={onCancel}>{t('cancel')}</Button>
-        <Button variant="contained" onClick={confirm} disabled={busy}>
+        <Button variant="contained" onClick={() => { void confirm(); }} disabled={busy || applied.pending}>
           {t('confirm_booking')}
         </Button>
       </DialogActions>

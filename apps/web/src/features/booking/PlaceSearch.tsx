@@ -1,9 +1,12 @@
 import { AUTOCOMPLETE_DEBOUNCE_MS, type Place } from '@rideway/domain';
 import { Autocomplete, CircularProgress, TextField } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { placeOf, searchPlaces, type PlaceSuggestion } from '../../api/places';
+import { newPlaceSession, placeOf, searchPlaces, type PlaceSuggestion } from '../../api/places';
 import { PLACE_SEARCH_MIN_CHARS } from '../../config/ui-constants';
+
+/** The field's search session, started if there is none. */
+const sessionOf = (session: RefObject<string | null>): string => (session.current ??= newPlaceSession());
 
 type Props = {
   label: string;
@@ -14,23 +17,33 @@ type Props = {
   onError: (error: unknown) => void;
 };
 
-/** A place field: type a few letters, pick a suggestion, and its coordinates are looked up. */
+/**
+ * A place field: type a few letters, pick a suggestion, and its coordinates are looked up. Each
+ * search is one session (a token made when typing starts, sent with every search and with the
+ * chosen place's lookup, then dropped): a provider that bills by session bills it once.
+ */
 export function PlaceSearch({ label, value, onChange, enabled, onError }: Props) {
   const { t } = useTranslation();
   const [input, setInput] = useState(value?.add ?? '');
   const [options, setOptions] = useState<PlaceSuggestion[]>([]);
   const [loading, setLoading] = useState(false);
+  /** The search session under way in this field, if any. */
+  const session = useRef<string | null>(null);
+
+  /** The suggestion last chosen, whose text fills the field while its place is looked up. */
+  const [picked, setPicked] = useState<string | null>(null);
 
   const keyword = input.trim();
-  // Nothing is searched, and nothing offered, for a short keyword or the chosen place's own text.
-  const searching = enabled && keyword.length >= PLACE_SEARCH_MIN_CHARS && keyword !== value?.add;
+  // Nothing is searched, and nothing offered, for a short keyword or the chosen place's own text
+  // (also while it is being looked up: that search would open a session no one ends).
+  const searching = enabled && keyword.length >= PLACE_SEARCH_MIN_CHARS && keyword !== value?.add && keyword !== picked?.trim();
 
   useEffect(() => {
     if (!searching) return undefined;
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setLoading(true);
-      searchPlaces(keyword, controller.signal)
+      searchPlaces(keyword, controller.signal, sessionOf(session))
         .then(setOptions)
         .catch((error: unknown) => { if (!controller.signal.aborted) onError(error); })
         .finally(() => { if (!controller.signal.aborted) setLoading(false); });
@@ -41,7 +54,9 @@ export function PlaceSearch({ label, value, onChange, enabled, onError }: Props)
     };
   }, [keyword, searching, onError]);
 
-  const chosen: PlaceSuggestion | null = value ? { place_id: `${value.lat},${value.lng}`, description: value.add } : null;
+  // One object per chosen place: a new one each render would read to the Autocomplete as a new
+  // value and reset the text being typed over it.
+  const chosen = useMemo<PlaceSuggestion | null>(() => (value ? { place_id: `${value.lat},${value.lng}`, description: value.add } : null), [value]);
   return (
     <Autocomplete
       options={searching ? options : []}
@@ -52,13 +67,21 @@ export function PlaceSearch({ label, value, onChange, enabled, onError }: Props)
       isOptionEqualToValue={(option, other) => option.place_id === other.place_id}
       loading={loading}
       noOptionsText={enabled ? t('no_places_found') : t('sign_in_to_search')}
-      onInputChange={(_event, next) => { setInput(next); }}
+      onInputChange={(_event, next, reason) => {
+        // Typing starts a search session; choosing a suggestion (a reset) does not.
+        if (reason === 'input') sessionOf(session);
+        setInput(next);
+      }}
       onChange={(_event, suggestion) => {
+        // The choice (or the clearing) ends the search: the next typing is a new session.
+        const ended = session.current ?? undefined;
+        session.current = null;
+        setPicked(suggestion?.description ?? null);
         if (!suggestion) {
           onChange(null);
           return;
         }
-        placeOf(suggestion).then(onChange, onError);
+        placeOf(suggestion, ended).then(onChange, onError);
       }}
       renderInput={(params) => (
         <TextField

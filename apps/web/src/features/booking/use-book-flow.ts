@@ -1,8 +1,9 @@
-import type { Booking, CarType, Estimate } from '@rideway/contract';
+import type { Booking, CarType, Estimate, PromoCheck } from '@rideway/contract';
 import { validateBookingForm, type BookingFormFields, type ErrorKey, type Place, type UserType } from '@rideway/domain';
 import { useState } from 'react';
 import { errorKey } from '../../api/client';
 import { requestEstimate, useCreateBooking } from '../../api/bookings';
+import { requestPromoCheck } from '../../api/promo-check';
 import type { Choices } from './ChoiceDialog';
 import type { BookingTerms } from './use-booking-terms';
 
@@ -65,6 +66,12 @@ export function useBookFlow(context: { form: 'rider' | 'admin'; user: { usertype
           onError: (error) => { onFailure(errorKey(error)); },
         },
       );
+    },
+    /** Issue 17: Apply in the estimate dialog, for the trip estimated (and the admin form's rider). */
+    checkPromo: (promo: string): Promise<PromoCheck> => {
+      if (state.step !== 'estimated') return Promise.reject(new Error('no estimate to apply a promo to'));
+      const { fields, choices } = state;
+      return requestPromoCheck({ pickup: fields.pickup, drop: fields.drop, carType: fields.carType, promo, ...choices, ...(fields.customer ? { customer: fields.customer } : {}) });
     },
     invalid: (key: ErrorKey) => {
       onFailure(key);

@@ -1,7 +1,7 @@
-import type { Booking, User } from '@rideway/contract';
-import { Box, Button, Card, CardActions, CardContent, CircularProgress, Container, Stack, Typography } from '@mui/material';
+import { BOOKING_LIST_LIMIT, type Booking, type User } from '@rideway/contract';
+import { Box, Button, Card, CardActions, CardContent, CircularProgress, Container, LinearProgress, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { BOOKINGS, useBookings } from '../../api/bookings';
@@ -12,11 +12,16 @@ import { useMoney } from '../../hooks/use-money';
 import { BookingActions } from '../../components/booking-actions/BookingActions';
 import { StatusChip } from '../../components/StatusChip';
 import { TripRoute } from '../../components/TripRoute';
-import { dateTimeText } from '../../utils/date-text';
+import { FareBreakdown } from '../../components/FareBreakdown';
+import { TripRating } from '../../components/TripRating';
+import { useDates } from '../../hooks/use-dates';
+import { BookingFilters, filtersOf, NO_FILTERS, type FilterForm } from './BookingFilters';
+import { BookingParties } from './BookingParties';
 
 function BookingCard({ booking, me }: { booking: Booking; me: User }) {
-  const { t, i18n } = useTranslation();
-  const money = useMoney();
+  const { t } = useTranslation();
+  const money = useMoney(booking.currency);
+  const dates = useDates();
   return (
     <Card variant="outlined" component="article" aria-label={`${t('booking_id')} ${booking.booking_id}`} data-booking={booking.id}>
       <CardContent>
@@ -27,11 +32,14 @@ function BookingCard({ booking, me }: { booking: Booking; me: User }) {
           <StatusChip status={booking.status} />
         </Stack>
         <Typography variant="body2" color="text.secondary">
-          {dateTimeText(booking.tripdate, i18n.language)} · {booking.carType}
+          {dates.dateTime(booking.tripdate)} · {booking.carType}
           {booking.bookLater ? ` · ${t('book_later')}` : ''}
         </Typography>
+        {(me.usertype === 'admin' || me.usertype === 'fleetadmin') && <BookingParties booking={booking} />}
         <TripRoute booking={booking} />
         <Typography sx={{ mt: 1, fontWeight: 600 }}>{money(booking.customer_paid || booking.estimate)}</Typography>
+        <FareBreakdown booking={booking} folded />
+        <TripRating booking={booking} label={t(me.usertype === 'rider' ? 'your_rating' : 'rider_rating')} />
       </CardContent>
       <CardActions sx={{ px: 2, pb: 2, justifyContent: 'space-between', flexWrap: 'wrap', rowGap: 1 }}>
         <BookingActions booking={booking} me={me} />
@@ -56,7 +64,10 @@ function BookingCard({ booking, me }: { booking: Booking; me: User }) {
 export function BookingsPage({ driverPanel }: { driverPanel: (me: User) => ReactNode }) {
   const { t } = useTranslation();
   const { data: me } = useMe();
-  const bookings = useBookings();
+  // Issue 17: an admin or fleet admin searches and filters the history, on the server.
+  const manager = me?.usertype === 'admin' || me?.usertype === 'fleetadmin';
+  const [filters, setFilters] = useState<FilterForm>(NO_FILTERS);
+  const bookings = useBookings(manager ? filtersOf(filters) : undefined);
   const queryClient = useQueryClient();
   // Every change to one's own booking comes with a notice; the list then refreshes.
   useLiveTopic('user:me', (event) => {
@@ -71,6 +82,9 @@ export function BookingsPage({ driverPanel }: { driverPanel: (me: User) => React
       <Typography variant={me.usertype === 'driver' ? 'h6' : 'h5'} component={me.usertype === 'driver' ? 'h2' : 'h1'} gutterBottom>
         {t('booking_history')}
       </Typography>
+      {manager && <BookingFilters value={filters} onChange={setFilters} />}
+      {/* The last list stays while the search's answer comes; this says it is on its way. */}
+      {bookings.isPlaceholderData && <LinearProgress aria-label={t('loading')} data-testid="bookings-updating" sx={{ mb: 2 }} />}
       {bookings.isPending && (
         <Box sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
           <CircularProgress aria-label={t('loading')} />
@@ -78,6 +92,7 @@ export function BookingsPage({ driverPanel }: { driverPanel: (me: User) => React
       )}
       {bookings.isError && <Typography color="error">{t(errorKey(bookings.error))}</Typography>}
       {history?.length === 0 && <Typography>{t('no_bookings')}</Typography>}
+      {manager && history && history.length >= BOOKING_LIST_LIMIT && <Typography color="text.secondary" sx={{ mb: 2 }}>{t('bookings_newest_shown', { count: BOOKING_LIST_LIMIT })}</Typography>}
       <Stack spacing={2}>
         {history?.map((booking) => <BookingCard key={booking.id} booking={booking} me={me} />)}
       </Stack>

@@ -82,7 +82,7 @@ export function DashboardPage() {
               <CardContent>
                 <Typography color="text.secondary">{t(card.label)}</Typography>
                 <Typography variant="h4" component="p" data-testid={`earnings-${card.key}`} sx={{ fontWeight: 700 }}>
-                  {earnings.data ? money(earnings.data[card.key]) : '…'}
+                  {earnings.data ? money(earnings.data[card.key], { currency: earnings.data.currency }) : '…'}
                 </Typography>
               </CardContent>
             </Card>

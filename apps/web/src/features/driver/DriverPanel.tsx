@@ -1,20 +1,24 @@
-import type { Booking, User } from '@rideway/contract';
-import { Alert, Button, Card, CardActions, CardContent, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
+import type { DriverOffer, User } from '@rideway/contract';
+import DirectionsCarIcon from '@mui/icons-material/DirectionsCarOutlined';
+import TimerIcon from '@mui/icons-material/TimerOutlined';
+import { Alert, Button, Card, CardActions, CardContent, Chip, FormControlLabel, Paper, Stack, Switch, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate } from 'react-router';
 import { AlertDialog } from '../../components/AlertDialog';
-import { dateTimeText } from '../../utils/date-text';
+import { useDates } from '../../hooks/use-dates';
+import { countdownText, wholeMinutes } from '../../utils/duration';
 import { BOOKINGS, useBookingAction, useBookings } from '../../api/bookings';
 import { errorKey } from '../../api/client';
-import { TASKS, useDriverStatus, useDriverTasks } from '../../api/driver';
+import { TASKS, useDeclineOffer, useDriverStatus, useDriverTasks } from '../../api/driver';
 import { useLiveTopic } from '../../api/live';
 import { useSettings } from '../../api/settings';
 import { useMoney } from '../../hooks/use-money';
 import { StatusChip } from '../../components/StatusChip';
 import { TripRoute } from '../../components/TripRoute';
 import { announceOffer } from './offer-alert';
+import { cancelledText, useCancelledTrip } from './cancel-alert';
 import { useSharing } from '../../hooks/sharing';
 import type { SharingState } from '../../hooks/use-share-position';
 
@@ -54,24 +58,67 @@ function StatusCard({ me }: { me: User }) {
   );
 }
 
-function OfferCard({ offer, onAccept, busy }: { offer: Booking; onAccept: () => void; busy: boolean }) {
-  const { t, i18n } = useTranslation();
-  const money = useMoney();
+/** The clock, ticking every second while the component is shown (an offer's countdown). */
+function useNow(): number {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    const timer = setInterval(() => { setNow(Date.now()); }, 1000);
+    return () => { clearInterval(timer); };
+  }, []);
+  return now;
+}
+
+/** Issue 17: how long the offer stays open before it goes to the next drivers. */
+function OfferCountdown({ expiresAt }: { expiresAt: number }) {
+  const { t } = useTranslation();
+  const left = expiresAt - useNow();
+  return (
+    <Chip
+      size="small"
+      icon={<TimerIcon />}
+      color={left <= 5000 ? 'warning' : 'default'}
+      label={left > 0 ? t('offer_expires_in', { time: countdownText(left) }) : t('offer_expired')}
+      data-testid="offer-countdown"
+    />
+  );
+}
+
+type OfferActions = { onAccept: () => void; onDecline: () => void; busy: boolean };
+
+function OfferCard({ offer, onAccept, onDecline, busy }: { offer: DriverOffer } & OfferActions) {
+  const { t } = useTranslation();
+  const money = useMoney(offer.currency);
+  const dates = useDates();
   const { data: settings } = useSettings();
+  const unit = settings?.convert_to_mile ? t('unit_miles') : t('unit_km');
   return (
     <Card variant="outlined" component="article" aria-label={`${t('trip_offer')} ${offer.booking_id}`}>
       <CardContent>
-        <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
-          {money(offer.driver_share)} · {offer.carType}
-        </Typography>
+        <Stack direction="row" sx={{ justifyContent: 'space-between', alignItems: 'center', gap: 1, flexWrap: 'wrap' }}>
+          <Typography variant="subtitle1" component="h3" sx={{ fontWeight: 700 }}>
+            {money(offer.driver_share)} · {offer.carType}
+          </Typography>
+          {offer.offerExpiresAt !== null && <OfferCountdown expiresAt={offer.offerExpiresAt} />}
+        </Stack>
+        {offer.pickupLeg && (
+          <Stack direction="row" spacing={0.75} sx={{ alignItems: 'center', mt: 0.5 }} data-testid="pickup-leg">
+            <DirectionsCarIcon fontSize="small" color="primary" aria-hidden />
+            <Typography variant="body2" sx={{ fontWeight: 600 }}>
+              {t('pickup_leg', { distance: offer.pickupLeg.distance.toFixed(1), unit, minutes: wholeMinutes(offer.pickupLeg.duration) })}
+            </Typography>
+          </Stack>
+        )}
         <Typography variant="body2" color="text.secondary">
-          {offer.bookLater ? `${t('book_later')} · ${dateTimeText(offer.tripdate, i18n.language)}` : t('book_now')} · {offer.distance.toFixed(1)} {settings?.convert_to_mile ? t('unit_miles') : t('unit_km')}
+          {offer.bookLater ? `${t('book_later')} · ${dates.dateTime(offer.tripdate)}` : t('book_now')} · {offer.distance.toFixed(1)} {unit}
         </Typography>
         <TripRoute booking={offer} />
       </CardContent>
-      <CardActions sx={{ px: 2, pb: 2 }}>
+      <CardActions sx={{ px: 2, pb: 2, gap: 1 }}>
         <Button variant="contained" onClick={onAccept} disabled={busy}>
           {t('accept')}
+        </Button>
+        <Button variant="outlined" color="inherit" onClick={onDecline} disabled={busy}>
+          {t('decline_offer')}
         </Button>
       </CardActions>
     </Card>
@@ -90,12 +137,16 @@ export function DriverPanel({ me }: { me: User }) {
   const tasks = useDriverTasks(me.driverActiveStatus);
   const bookings = useBookings();
   const accept = useBookingAction();
+  const decline = useDeclineOffer();
   const [alert, setAlert] = useState<string | null>(null);
+  const trips = bookings.data?.filter((booking) => booking.driver === me.id) ?? [];
+  // Issue 17: a cancel of the trip the driver is on the way to is told out loud, not just shown.
+  const cancel = useCancelledTrip(trips);
   useLiveTopic('user:me', (event) => {
     if (event.event === 'offer' || event.event === 'offer_withdrawn') void queryClient.invalidateQueries({ queryKey: TASKS });
     if (event.event === 'offer') announceOffer(settings?.CarHornRepeat === true);
   });
-  const current = bookings.data?.find((booking) => booking.driver === me.id && CURRENT.has(booking.status));
+  const current = trips.find((booking) => CURRENT.has(booking.status));
   const offers = me.driverActiveStatus ? (tasks.data ?? []) : [];
   return (
     <Stack spacing={2} sx={{ mb: 4 }}>
@@ -124,7 +175,10 @@ export function DriverPanel({ me }: { me: User }) {
             <OfferCard
               key={offer.id}
               offer={offer}
-              busy={accept.isPending}
+              busy={accept.isPending || decline.isPending}
+              onDecline={() => {
+                decline.mutate(offer.id, { onError: (error) => { setAlert(t(errorKey(error))); } });
+              }}
               onAccept={() => {
                 accept.mutate(
                   { id: offer.id, action: 'accept' },
@@ -146,6 +200,7 @@ export function DriverPanel({ me }: { me: User }) {
         </Stack>
       </section>
       <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+      <AlertDialog message={cancel.cancelled && cancelledText(t, cancel.cancelled)} onClose={cancel.dismiss} />
     </Stack>
   );
 }

@@ -15,7 +15,7 @@ export function EarningsCard() {
       {earnings.data?.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
       <List dense aria-label={t('my_earnings')}>
         {earnings.data?.map((row) => (
-          <ListItem key={`${String(row.year)}-${String(row.month)}`} disableGutters secondaryAction={<Typography sx={{ fontWeight: 600 }}>{money(row.driverShare)}</Typography>}>
+          <ListItem key={`${String(row.year)}-${String(row.month)}-${row.currency}`} disableGutters secondaryAction={<Typography sx={{ fontWeight: 600 }}>{money(row.driverShare, { currency: row.currency })}</Typography>}>
             <ListItemText primary={monthText(row.year, row.month, i18n.language)} secondary={t('trips_count', { count: row.bookings })} />
           </ListItem>
         ))}

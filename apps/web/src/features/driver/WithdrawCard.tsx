@@ -3,7 +3,7 @@ import { Button, Chip, List, ListItem, ListItemText, Stack, TextField } from '@m
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AlertDialog } from '../../components/AlertDialog';
-import { dateTimeText } from '../../utils/date-text';
+import { useDates } from '../../hooks/use-dates';
 import { SectionCard } from '../../components/SectionCard';
 import { errorKey } from '../../api/client';
 import { useRequestWithdraw, useWithdraws, type WithdrawRequest } from '../../api/wallet';
@@ -18,8 +18,9 @@ const BANK_FIELDS = { bankName: 'bank_name', bankCode: 'bank_code', bankAccount:
  * on, filled from the last request) and follows each request until an admin has processed it.
  */
 export function WithdrawCard({ me }: { me: User }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const money = useMoney();
+  const dates = useDates();
   const { data: settings } = useSettings();
   const withdraws = useWithdraws();
   const request = useRequestWithdraw();
@@ -51,8 +52,8 @@ export function WithdrawCard({ me }: { me: User }) {
       </Stack>
       <List dense aria-label={t('menu_withdraws')} sx={{ mt: 2 }}>
         {withdraws.data?.map((withdraw) => (
-          <ListItem key={withdraw.id} disableGutters secondaryAction={<Chip size="small" color={withdraw.processed ? 'success' : 'default'} label={t(withdraw.processed ? 'processed' : 'withdraw_waiting')} />}>
-            <ListItemText primary={money(withdraw.amount)} secondary={dateTimeText(withdraw.date, i18n.language)} />
+          <ListItem key={withdraw.id} disableGutters secondaryAction={<Chip size="small" color={withdraw.processed ? 'success' : 'default'} label={t(withdraw.processed ? 'processed' : withdraw.rejected ? 'withdraw_rejected' : 'withdraw_waiting')} />}>
+            <ListItemText primary={money(withdraw.amount, { currency: withdraw.currency })} secondary={dates.dateTime(withdraw.date)} />
           </ListItem>
         ))}
       </List>

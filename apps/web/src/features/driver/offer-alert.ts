@@ -1,8 +1,11 @@
 import { OFFER_ALERT_REPEATS, OFFER_VIBRATION_MS } from '../../config/ui-constants';
 
-/** A two-tone chime, made by the browser's audio, so no sound file is fetched. */
-function chime(context: AudioContext, at: number): void {
-  for (const [offset, frequency] of [[0, 880], [0.18, 660]] as const) {
+/** Two tones, made by the browser's audio, so no sound file is fetched: rising for an offer, falling for a cancel. */
+const OFFER_TONES = [880, 660] as const;
+const CANCEL_TONES = [440, 330] as const;
+
+function chime(context: AudioContext, at: number, tones: readonly [number, number]): void {
+  for (const [offset, frequency] of [[0, tones[0]], [0.18, tones[1]]] as const) {
     const tone = context.createOscillator();
     const gain = context.createGain();
     tone.frequency.value = frequency;
@@ -16,18 +19,24 @@ function chime(context: AudioContext, at: number): void {
 
 let audio: AudioContext | undefined;
 
-/**
- * Issue 8: a new offer sounds and vibrates where the browser allows it (sound needs the page to
- * have been touched once; vibration needs a phone). CarHornRepeat repeats the chime three times.
- */
-export function announceOffer(repeat: boolean): void {
-  const times = repeat ? OFFER_ALERT_REPEATS : 1;
+/** Sounds and vibrates `times` times where the browser allows it (sound needs the page to have been touched once; vibration needs a phone). */
+function alertDriver(times: number, tones: readonly [number, number]): void {
   if ('vibrate' in navigator) navigator.vibrate(Array.from({ length: times }, () => OFFER_VIBRATION_MS).flat());
   try {
     audio ??= new AudioContext();
     const start = audio.currentTime;
-    for (let index = 0; index < times; index += 1) chime(audio, start + index * 0.6);
+    for (let index = 0; index < times; index += 1) chime(audio, start + index * 0.6, tones);
   } catch {
-    // No audio output here: the vibration and the list are the alert.
+    // No audio output here: the vibration and the screen are the alert.
   }
+}
+
+/** Issue 8: a new offer sounds and vibrates; CarHornRepeat repeats the chime three times. */
+export function announceOffer(repeat: boolean): void {
+  alertDriver(repeat ? OFFER_ALERT_REPEATS : 1, OFFER_TONES);
+}
+
+/** Issue 17: the trip the driver was on the way to was cancelled: a falling chime, twice, and a vibration. */
+export function announceCancel(): void {
+  alertDriver(2, CANCEL_TONES);
 }

@@ -8,6 +8,7 @@ import { AlertDialog } from '../../components/AlertDialog';
 import { FormCard } from '../../components/FormCard';
 import { api, errorKey } from '../../api/client';
 import { ME, useMe } from '../../api/session';
+import { PhoneField, usePhoneNumber } from '../../components/PhoneField';
 import { SavedCardsCard } from './SavedCardsCard';
 import { WalletCard } from './WalletCard';
 
@@ -24,12 +25,14 @@ function ProfileForm({ me, driverCards }: { me: User; driverCards: DriverCards }
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const editable = editableProfileFields(me.loginType === 'email');
-  const [form, setForm] = useState({ firstName: me.firstName, lastName: me.lastName, email: me.email, mobile: me.mobile });
+  const [form, setForm] = useState({ firstName: me.firstName, lastName: me.lastName, email: me.email });
+  // The number with its country picker (issue 17), split from the stored digits.
+  const phone = usePhoneNumber(me.mobile);
   const [alert, setAlert] = useState<string | null>(null);
   const save = useMutation({ mutationFn: (body: Record<string, string>) => api<{ user: User }>('/api/me', { method: 'PATCH', body }) });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const changes = Object.fromEntries(editable.map((field) => [field, form[field]]));
+    const changes = Object.fromEntries(editable.map((field) => [field, field === 'mobile' ? phone.mobile : form[field]]));
     save.mutate(changes, {
       onSuccess: ({ user }) => {
         queryClient.setQueryData(ME, user);
@@ -41,15 +44,19 @@ function ProfileForm({ me, driverCards }: { me: User; driverCards: DriverCards }
   return (
     <FormCard title={t('profile')} width="sm">
       <Stack component="form" spacing={2} onSubmit={submit} noValidate>
-        {OWN_PROFILE_FIELDS.map((field) => (
-          <TextField
-            key={field}
-            label={t(field)}
-            value={form[field]}
-            disabled={!editable.includes(field)}
-            onChange={(event) => { setForm((current) => ({ ...current, [field]: event.target.value })); }}
-          />
-        ))}
+        {OWN_PROFILE_FIELDS.map((field) =>
+          field === 'mobile' ? (
+            <PhoneField key={field} phone={phone} disabled={!editable.includes(field)} />
+          ) : (
+            <TextField
+              key={field}
+              label={t(field)}
+              value={form[field]}
+              disabled={!editable.includes(field)}
+              onChange={(event) => { setForm((current) => ({ ...current, [field]: event.target.value })); }}
+            />
+          ),
+        )}
         <TextField label={t('usertype')} value={t(`usertype_${me.usertype}`)} disabled />
         <Button type="submit" variant="contained" disabled={save.isPending}>
           {t('save')}

@@ -11,13 +11,16 @@ import { useLiveTopic } from '../../api/live';
 import { useMe } from '../../api/session';
 import { useMoney } from '../../hooks/use-money';
 import { BookingActions } from '../../components/booking-actions/BookingActions';
-import { dateTimeText } from '../../utils/date-text';
+import { useDates } from '../../hooks/use-dates';
 import { StatusChip } from '../../components/StatusChip';
 import { ParcelPhotos } from './ParcelPhotos';
 import { PaymentPanel } from './PaymentPanel';
 import { useSharing } from '../../hooks/sharing';
 import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
+import { DriverEta } from './DriverEta';
+import { DriverCard } from './DriverCard';
+import { FareBreakdown } from '../../components/FareBreakdown';
 
 const TripMap = lazy(() => import('./TripMap'));
 
@@ -33,7 +36,7 @@ function Detail({ label, value }: { label: string; value: string }) {
 /** What the rider is told while the trip runs: the OTP for the driver, and what to pay in cash. */
 function RiderNotes({ booking }: { booking: Booking }) {
   const { t } = useTranslation();
-  const money = useMoney();
+  const money = useMoney(booking.currency);
   return (
     <>
       {booking.otp !== false && (booking.status === 'ACCEPTED' || booking.status === 'ARRIVED') && (
@@ -49,24 +52,26 @@ function RiderNotes({ booking }: { booking: Booking }) {
 }
 
 function TripDetails({ booking, me }: { booking: Booking; me: User }) {
-  const { t, i18n } = useTranslation();
-  const money = useMoney();
+  const { t } = useTranslation();
+  const money = useMoney(booking.currency);
+  const dates = useDates();
   return (
     <Card variant="outlined">
       <CardContent>
         <Stack spacing={1}>
-          <Detail label={t('trip_date')} value={dateTimeText(booking.tripdate, i18n.language)} />
+          <Detail label={t('trip_date')} value={dates.dateTime(booking.tripdate)} />
           <Detail label={t('vehicle_type')} value={booking.carType} />
           <Detail label={t('pickup_location')} value={booking.pickupAddress} />
           <Detail label={t('drop_location')} value={booking.dropAddress} />
           <Detail label={t('payment_mode')} value={t(`payment_${booking.payment_mode}`)} />
           <Detail label={t('estimate_fare')} value={money(booking.customer_paid || booking.estimate, true)} />
-          {booking.driver_name && <Detail label={t('driver')} value={`${booking.driver_name}${booking.vehicle_number ? ` · ${booking.vehicle_number}` : ''}`} />}
-          {booking.driver_contact && me.usertype !== 'driver' && <Detail label={t('mobile')} value={booking.driver_contact} />}
           {booking.reason && <Detail label={t('cancel_reason_title')} value={booking.reason} />}
         </Stack>
         <Box sx={{ mt: 2 }}>
           <BookingActions booking={booking} me={me} />
+        </Box>
+        <Box sx={{ mt: 2 }}>
+          <FareBreakdown booking={booking} />
         </Box>
         {(me.usertype === 'rider' || me.usertype === 'admin') && <PaymentPanel booking={booking} me={me} />}
       </CardContent>
@@ -138,6 +143,8 @@ export function BookingPage({ driverTripPanel }: { driverTripPanel: (booking: Bo
           <Stack spacing={2}>
             {me.usertype === 'driver' && trip.driver === me.id && driverTripPanel(trip)}
             {me.usertype === 'rider' && <RiderNotes booking={trip} />}
+            {me.usertype === 'rider' && <DriverEta booking={trip} driverAt={driverAt} />}
+            {trip.driver && me.usertype !== 'driver' && <DriverCard booking={trip} />}
             {isLiveTrackedStatus(trip.status) && !driver && <Alert severity="info">{t('waiting_for_driver_position')}</Alert>}
             <Suspense fallback={<CircularProgress aria-label={t('loading')} />}>
               <TripMap pickup={trip.pickup} drop={trip.drop} driver={driver} route={route} labels={labels} />
@@ -149,7 +156,7 @@ export function BookingPage({ driverTripPanel }: { driverTripPanel: (booking: Bo
           <Stack spacing={2}>
             {/* The trip's driver takes the photos in its own panel until the parcel is delivered. */}
             {!(me.usertype === 'driver' && isLiveTrackedStatus(trip.status)) && <ParcelPhotos booking={trip} />}
-            {me.usertype === 'rider' && (trip.status === 'PAID' || trip.status === 'COMPLETE') && <RatingPanel booking={trip} />}
+            {(me.usertype === 'rider' || me.usertype === 'admin') && (trip.status === 'PAID' || trip.status === 'COMPLETE') && <RatingPanel booking={trip} viewer={me.usertype} />}
             {chatParty && trip.driver && <ChatPanel bookingId={trip.id} me={me} open={isChatOpen(trip.status)} />}
           </Stack>
         </Grid>

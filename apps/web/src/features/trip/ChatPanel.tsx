@@ -5,10 +5,12 @@ import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useChat, useSendChat } from '../../api/bookings';
 import { errorKey } from '../../api/client';
+import { useDates } from '../../hooks/use-dates';
 
 /** Chat between the booking's rider and its driver; new messages arrive over the WebSocket. */
 export function ChatPanel({ bookingId, me, open }: { bookingId: string; me: User; open: boolean }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
+  const dates = useDates();
   const chat = useChat(bookingId, true);
   const send = useSendChat(bookingId);
   const [text, setText] = useState('');
@@ -30,7 +32,7 @@ export function ChatPanel({ bookingId, me, open }: { bookingId: string; me: User
             <Box key={message.smsId} sx={{ alignSelf: mine ? 'flex-end' : 'flex-start', maxWidth: '80%', bgcolor: mine ? 'primary.main' : 'grey.200', color: mine ? 'primary.contrastText' : 'text.primary', px: 1.5, py: 0.75, borderRadius: 2 }}>
               <Typography variant="body2">{message.message}</Typography>
               <Typography variant="caption" sx={{ opacity: 0.75 }}>
-                {new Date(message.createdAt).toLocaleTimeString(i18n.language, { timeStyle: 'short' })}
+                {dates.time(message.createdAt)}
               </Typography>
             </Box>
           );

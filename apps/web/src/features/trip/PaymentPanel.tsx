@@ -61,7 +61,7 @@ export function PaymentPanel({ booking, me }: { booking: Booking; me: User }) {
           <List dense aria-label={t('refunds')}>
             {refunds.map((refund) => (
               <ListItem key={refund.id} disableGutters>
-                <ListItemText primary={`${money(refund.amount)} · ${t(`refund_status_${refund.status}`)}`} secondary={refund.reason ?? refund.provider} />
+                <ListItemText primary={`${money(refund.amount, { currency: refund.currency })} · ${t(`refund_status_${refund.status}`)}`} secondary={refund.reason ?? refund.provider} />
               </ListItem>
             ))}
           </List>

@@ -1,0 +1,1 @@
+ALTER TABLE "withdraws" ADD COLUMN "rejected" boolean DEFAULT false NOT NULL;
