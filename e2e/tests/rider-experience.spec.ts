@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { apiSignIn, DEMO_DRIVERS, fillTrip, signIn } from '../support/session';
+import { apiSignIn, fillTrip, signIn } from '../support/session';
+import { driverOffered } from '../support/trips';
 
 /**
  * Issue 17, points 3 and 8, in the browser: a promo code's Apply in the estimate dialog (a
@@ -31,15 +32,6 @@ async function addPromo(request: APIRequestContext): Promise<string> {
   return name;
 }
 
-/** The demo driver whose offers include this booking. */
-async function driverOffered(request: APIRequestContext, bookingId: string): Promise<{ email: string; headers: Record<string, string> }> {
-  for (const email of DEMO_DRIVERS) {
-    const headers = await apiSignIn(request, email);
-    const tasks = (await (await request.get('/api/driver/tasks', { headers })).json()).tasks as { id: string }[];
-    if (tasks.some((task) => task.id === bookingId)) return { email, headers };
-  }
-  throw new Error(`no demo driver was offered ${bookingId}`);
-}
 
 /** The driver's own page of the trip: the rider's number is a tap to call. */
 async function driverCallsRider(browser: Browser, email: string, bookingId: string, width: number): Promise<void> {

@@ -1,20 +1,12 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiSignIn, DEMO_DRIVERS, fillTrip, signIn, withSettings } from '../support/session';
+import { expect, test } from '@playwright/test';
+import { apiSignIn, fillTrip, signIn, withSettings } from '../support/session';
+import { driverOffered } from '../support/trips';
 
 /**
  * Issue 6, sections 2, 4, 5 and 8: a rider's trip from search to rating in the browser, with the
  * driver's side played through the API by a demo driver.
  */
 
-/** The demo driver whose offers include this booking. */
-async function driverOffered(request: APIRequestContext, bookingId: string): Promise<Record<string, string>> {
-  for (const email of DEMO_DRIVERS) {
-    const driver = await apiSignIn(request, email);
-    const tasks = (await (await request.get('/api/driver/tasks', { headers: driver })).json()).tasks as { id: string }[];
-    if (tasks.some((task) => task.id === bookingId)) return driver;
-  }
-  throw new Error(`no demo driver was offered ${bookingId}`);
-}
 
 test('a visitor who tries to book is asked to sign in', async ({ page }) => {
   await page.goto('/');
@@ -68,7 +60,7 @@ test('a rider registers, books, watches the driver accept live, chats, pays cash
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(`Booking ${reference}`);
 
   // The driver accepts: the page turns ACCEPTED without a reload.
-  const driver = await driverOffered(request, bookingId);
+  const driver = (await driverOffered(request, bookingId)).headers;
   expect((await request.post(`/api/bookings/${bookingId}/accept`, { headers: driver, data: {} })).status()).toBe(200);
   await expect(page.locator('[data-status]')).toHaveAttribute('data-status', 'ACCEPTED');
   await expect(page.getByText('Driver on the way')).toBeVisible();
@@ -183,7 +175,7 @@ test('with otp_secure the rider sees the start code, and the driver starts the t
     const booked = await request.post('/api/bookings', { headers: rider, data: { pickup, drop, carType: 'Economy' } });
     expect(booked.status()).toBe(201);
     const { id } = await booked.json();
-    const driver = await driverOffered(request, id);
+    const driver = (await driverOffered(request, id)).headers;
     expect((await request.post(`/api/bookings/${id}/accept`, { headers: driver, data: {} })).status()).toBe(200);
     await signIn(page, 'rider2@rideway.demo');
     await page.goto(`/bookings/${id}`);

@@ -1,5 +1,6 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
-import { apiSignIn, DEMO_DRIVERS, signIn } from '../support/session';
+import { expect, test } from '@playwright/test';
+import { apiSignIn, signIn } from '../support/session';
+import { driverOffered } from '../support/trips';
 
 /**
  * Issue 16, point 5: the live trip page draws the planned route (pickup to drop, section 7's
@@ -9,15 +10,6 @@ import { apiSignIn, DEMO_DRIVERS, signIn } from '../support/session';
 const pickup = { lat: 51.5308, lng: -0.1238, add: "King's Cross Station, London" };
 const drop = { lat: 51.5081, lng: -0.0759, add: 'Tower of London, London' };
 
-/** The demo driver whose offers include this booking. */
-async function driverOffered(request: APIRequestContext, bookingId: string): Promise<Record<string, string>> {
-  for (const email of DEMO_DRIVERS) {
-    const driver = await apiSignIn(request, email);
-    const tasks = (await (await request.get('/api/driver/tasks', { headers: driver })).json()).tasks as { id: string }[];
-    if (tasks.some((task) => task.id === bookingId)) return driver;
-  }
-  throw new Error(`no demo driver was offered ${bookingId}`);
-}
 
 for (const width of [1280, 375]) {
   test(`the rider's trip page shows the planned route, the driven path and the car's heading at ${String(width)} px`, async ({ page, request }) => {
@@ -27,7 +19,7 @@ for (const width of [1280, 375]) {
     const booked = await request.post('/api/bookings', { headers: rider, data: { pickup, drop, carType: 'Economy' } });
     expect(booked.status()).toBe(201);
     const { id } = await booked.json();
-    const driver = await driverOffered(request, id);
+    const driver = (await driverOffered(request, id)).headers;
     expect((await request.post(`/api/bookings/${id}/accept`, { headers: driver, data: {} })).status()).toBe(200);
     const at = (lat: number, lng: number) => request.post('/api/driver/location', { headers: driver, data: { lat, lng } });
     try {
