@@ -76,11 +76,12 @@ test('an admin assigns a driver of the same car type to a NEW booking when autoD
     const card = page.getByRole('article', { name: `Booking ${booking.booking_id}` });
     await card.getByRole('button', { name: 'Assign driver' }).click();
     const dialog = page.getByRole('dialog', { name: 'Assign driver' });
-    // Only approved drivers of the booking's car type are offered: the demo's two Economy drivers.
+    // Only approved drivers of the booking's car type are offered: the demo's two Economy drivers
+    // (and any Economy driver an earlier spec approved), never the demo's drivers of other types.
     const offered = dialog.getByRole('list').getByRole('button');
-    await expect(offered).toHaveCount(2);
     await expect(offered.filter({ hasText: 'Dan Driver' })).toHaveCount(1);
     await expect(offered.filter({ hasText: 'Omar Online' })).toHaveCount(1);
+    for (const other of ['Olga Online', 'Oscar Online', 'Dora Driver']) await expect(offered.filter({ hasText: other })).toHaveCount(0);
     await page.screenshot({ path: 'screenshots/assign-driver-1280.png', animations: 'disabled' });
     await dialog.getByRole('button', { name: /Dan Driver/ }).click();
     await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Driver assigned successfully and notified.');
