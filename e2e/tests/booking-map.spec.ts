@@ -95,6 +95,14 @@ test('a tap on the map sets the drop once the pickup is chosen; dragging a pin m
   await expect(summary).toHaveText(/^Distance: \d+\.\d (km|mi) · Duration: \d+ min$/);
 
   // Dragging the pickup pin to the drop's side renames the pickup.
+  // The map refits its view after the tap: read the pin's place once it has stopped moving.
+  let last = '';
+  await expect.poll(async () => {
+    const now = JSON.stringify(await map.locator('.rideway-pin-pickup').boundingBox());
+    const settled = now === last;
+    last = now;
+    return settled;
+  }, { intervals: [300] }).toBe(true);
   const pin = (await map.locator('.rideway-pin-pickup').boundingBox())!;
   await page.mouse.move(pin.x + pin.width / 2, pin.y + pin.height - 4);
   await page.mouse.down();
