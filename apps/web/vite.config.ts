@@ -10,8 +10,13 @@ export default defineConfig({
   plugins: [
     react(),
     landingBudget(),
-    // Installable: a manifest and a Workbox service worker that keeps the app shell for offline starts.
+    // Installable: a manifest and a Workbox service worker that keeps the app shell for offline
+    // starts. The worker is our own src/sw.ts (injectManifest) so it can take Web Push (issue 19);
+    // the build injects the precache list into it.
     VitePWA({
+      strategies: 'injectManifest',
+      srcDir: 'src',
+      filename: 'sw.ts',
       registerType: 'autoUpdate',
       injectRegister: 'script-defer',
       includeAssets: ['icons/icon.svg', 'icons/apple-touch-icon.png'],
@@ -30,11 +35,9 @@ export default defineConfig({
           { src: '/icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
         ],
       },
-      workbox: {
+      // The navigation fallback (client routes open the shell) is registered in src/sw.ts.
+      injectManifest: {
         globPatterns: ['**/*.{js,css,html,svg,png,webmanifest}'],
-        // Client routes open the shell; the API, its files and the section 7 paths never do.
-        navigateFallback: '/index.html',
-        navigateFallbackDenylist: [/^\/api\//, /^\/(get_|googleapis-|validate_referrer|check_user_exists|user_signup|send_notification)/],
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
     }),

@@ -9,5 +9,9 @@ export const TILES_PORT = PORT + 3;
 export const STRIPE_PORT = PORT + 4;
 /** A platform of its own with PayPal configured against the local PayPal stand-in (issue 18). */
 export const PAYPAL_PORT = PORT + 5;
+/** A platform of its own whose SMS go through Twilio, pointed at a local Twilio stand-in: phone sign-in end to end (issue 19). */
+export const SMS_PORT = PORT + 6;
+/** A platform of its own whose nobody-took-it timer is seconds, not minutes: the book flow's no-driver state and retry (issue 17). */
+export const BOOK_FLOW_PORT = PORT + 7;
 /** A platform of its own with MAPS_PROVIDER=google against the local Google stand-in: Google's map and Places sessions (issue 16). */
 export const GOOGLE_MAPS_PORT = PORT + 9;

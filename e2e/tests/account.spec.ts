@@ -33,7 +33,7 @@ test('a visitor registers with a country and dial code, is sent to login after 3
   expect(me.user.mobile).toBe('353861234567');
 });
 
-test('registration refused by section 5 shows the key in the Alert dialog and keeps the form', async ({ page }) => {
+test('registration refused by section 5 shows the key in the form and keeps it', async ({ page }) => {
   await page.goto('/register');
   await page.getByLabel('First name').fill('Grace');
   await page.getByLabel('Last name').fill('Hopper');
@@ -41,10 +41,9 @@ test('registration refused by section 5 shows the key in the Alert dialog and ke
   await page.getByLabel('Password').fill('Secret123');
   await page.getByLabel('Mobile number').fill('7700900999');
   await page.getByRole('button', { name: 'Register' }).click();
-  const alert = page.getByRole('dialog', { name: 'Alert' });
-  await expect(alert).toBeVisible();
+  // Issue 17: user_exists is no one field's: it shows above the buttons.
+  await expect(page.getByTestId('form-error')).toContainText('already exists');
   await page.screenshot({ path: 'screenshots/register-error-1280.png' });
-  await alert.getByRole('button', { name: 'Close' }).click();
   await expect(page.getByLabel('First name')).toHaveValue('Grace');
   await expect(page).toHaveURL(/\/register$/);
 });
@@ -68,9 +67,8 @@ for (const width of [375, 1280]) {
     await expect(page.getByLabel('Mobile number')).toBeDisabled();
     await page.getByLabel('First name').fill(`Rita${width}`);
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Profile updated.');
-    await page.getByRole('button', { name: 'Close' }).click();
-    await expect(page.getByRole('dialog', { name: 'Alert' })).toBeHidden();
+    await expect(page.getByRole('status').filter({ hasText: 'Profile updated.' })).toBeVisible();
+    await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.screenshot({ path: `screenshots/profile-${width}.png`, fullPage: true });
     expect((await (await page.request.get('/api/me')).json()).user.firstName).toBe(`Rita${width}`);
     // The side menu: open it on a narrow screen, then log out.
@@ -96,7 +94,7 @@ test('with FacebookLoginEnabled a visitor signs in with Facebook and lands home 
     // A forged return is refused at /login with the message.
     await page.goto('/api/auth/facebook/callback?code=code-5550001&state=forged');
     await expect(page).toHaveURL(/\/login\?error=login_error$/);
-    await expect(page.getByRole('dialog', { name: 'Alert' })).toBeVisible();
+    await expect(page.getByTestId('arrival')).toContainText('Sign-in failed');
     await page.screenshot({ path: 'screenshots/login-facebook-error-1280.png', animations: 'disabled' });
   });
 });

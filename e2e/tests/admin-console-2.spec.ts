@@ -41,6 +41,7 @@ async function expectActionsInView(page: Page, path: string, width: number) {
   const grid = page.locator('.MuiDataGrid-root').first();
   await expect(grid, path).toBeVisible();
   await expect(page.getByRole('progressbar'), path).toHaveCount(0);
+  await expect(grid.locator('.MuiSkeleton-root'), path).toHaveCount(0);
   const scrolls = await grid.evaluate((root) => (root as HTMLElement).style.getPropertyValue('--DataGrid-hasScrollX').trim());
   expect(scrolls, `${path} scrolls sideways`).toBe('0');
   await expect(grid.locator('.MuiDataGrid-scrollbar--horizontal'), path).toHaveCount(0);

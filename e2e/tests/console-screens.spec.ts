@@ -28,6 +28,8 @@ for (const { email, role, pages } of CONSOLES) {
         await page.goto(path);
         await expect(page.getByRole('heading', { level: 1 }).first(), path).toBeVisible();
         await expect(page.getByRole('progressbar'), path).toHaveCount(0);
+        // Loading shows skeletons (issue 17): the page is drawn once they are gone.
+        await expect(page.locator('.MuiSkeleton-root'), path).toHaveCount(0);
         const name = path.slice(1).replaceAll('/', '-');
         await page.screenshot({ path: `screenshots/console-${role}-${name}-${width}.png`, fullPage: true, animations: 'disabled' });
       }

@@ -18,9 +18,11 @@ test('demo mode blocks a delete, hides emails and mobiles, and turns export off'
   await expect(page.getByRole('button', { name: 'Export' })).toHaveCount(0);
   await economy.getByRole('menuitem', { name: 'Delete' }).click();
   await page.getByRole('dialog', { name: 'Delete' }).getByRole('button', { name: 'Delete' }).click();
-  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('This change is not allowed in demo mode.');
+  // Issue 17: a refused action on a row is an error notice, closed by hand.
+  const refused = page.getByTestId('notice').filter({ hasText: 'This change is not allowed in demo mode.' });
+  await expect(refused).toBeVisible();
   await page.screenshot({ path: 'screenshots/demo-delete-1280.png', animations: 'disabled' });
-  await page.getByRole('dialog', { name: 'Alert' }).getByRole('button', { name: 'Close' }).click();
+  await refused.getByRole('button', { name: 'Close' }).click();
   await expect(economy).toBeVisible();
   const names = ((await (await request.get('/api/cartypes')).json()).cartypes as { name: string }[]).map((type) => type.name);
   expect(names).toContain('Economy');
@@ -36,6 +38,6 @@ test('demo mode blocks a delete, hides emails and mobiles, and turns export off'
   await page.goto('/settings');
   await page.getByLabel('Company name').fill('Demo Changed Ltd');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('This change is not allowed in demo mode.');
+  await expect(page.getByTestId('form-error')).toContainText('This change is not allowed in demo mode.');
   expect((await (await request.get('/api/settings', { headers: admin })).json()).settings).not.toMatchObject({ CompanyName: 'Demo Changed Ltd' });
 });

@@ -187,8 +187,7 @@ test('a driver sees earnings by month, wallet history, and asks to withdraw with
     await page.getByLabel('Bank code').fill('20-00-00');
     await page.getByLabel('Account number').fill('55779911');
     await page.getByRole('button', { name: 'Request withdraw' }).click();
-    await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Withdraw requested.');
-    await page.getByRole('dialog', { name: 'Alert' }).getByRole('button', { name: 'Close' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Withdraw requested.' })).toBeVisible();
     await expect(page.getByTestId('wallet-balance')).toHaveText(`£${(balance - 5).toFixed(2)}`);
     await expect(page.getByRole('list', { name: 'Withdraws' }).getByRole('listitem').first()).toContainText('£5.00');
     await expect(page.getByRole('list', { name: 'Withdraws' }).getByRole('listitem').first()).toContainText('Waiting');
@@ -212,8 +211,7 @@ test('a driver signs up with a licence image, waits for approval, and once appro
   await page.getByLabel('Vehicle number').fill('GW24 NEW');
   // Section 5: the licence image comes first.
   await page.getByRole('button', { name: 'Register' }).click();
-  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Upload your driving licence first.');
-  await page.getByRole('dialog', { name: 'Alert' }).getByRole('button', { name: 'Close' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Upload your driving licence first.' })).toBeVisible();
   await page.getByLabel('Licence image').setInputFiles(PNG);
   await expect(page.getByRole('img', { name: 'Licence image' })).toBeVisible();
   await page.screenshot({ path: 'screenshots/register-driver-375.png', fullPage: true, animations: 'disabled' });
@@ -227,7 +225,7 @@ test('a driver signs up with a licence image, waits for approval, and once appro
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill('Secret123');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Your account is waiting for approval.');
+  await expect(page.getByTestId('form-error')).toContainText('Your account is waiting for approval.');
   const admin = await apiSignIn(request, 'admin@rideway.demo');
   const drivers = (await (await request.get('/api/users?usertype=driver', { headers: admin })).json()).users as { id: string; email: string; licenseImage: string | null }[];
   const created = drivers.find((user) => user.email === email);

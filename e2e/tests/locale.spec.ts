@@ -66,7 +66,7 @@ test('after an admin changes the currency, an old trip and the wallet history st
     await page.getByLabel('Currency code').fill('USD');
     await page.getByRole('region', { name: 'General' }).screenshot({ path: 'screenshots/locale-settings-usd-1280.png', animations: 'disabled' });
     await page.getByRole('button', { name: 'Save' }).click();
-    await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('Updated.');
+    await expect(page.getByRole('status').filter({ hasText: 'Updated.' })).toBeVisible();
 
     await signIn(rider, 'rider1@rideway.demo');
     await rider.goto('/bookings');

@@ -55,16 +55,15 @@ test('the Arabic language turns the layout right to left, and back', async ({ pa
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
 });
 
-test('a wrong password shows the login_error text in the Alert dialog', async ({ page }) => {
+test('a wrong password shows the login_error text in the form', async ({ page }) => {
   await page.goto('/login');
   await page.getByLabel('Email').fill('rider1@rideway.demo');
   await page.getByLabel('Password').fill('not-the-password');
   await page.getByRole('button', { name: 'Sign in' }).click();
-  const alert = page.getByRole('dialog', { name: 'Alert' });
-  await expect(alert).toContainText('Sign-in failed');
+  // Issue 17: a refusal of no one field shows above the button, not in a dialog.
+  await expect(page.getByTestId('form-error')).toContainText('Sign-in failed');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.screenshot({ path: 'screenshots/login-error-375.png' });
-  await alert.getByRole('button', { name: 'Close' }).click();
-  await expect(alert).toBeHidden();
   await expect(page).toHaveURL(/\/login$/);
 });
 
@@ -88,7 +87,9 @@ test('the forgot-password dialog sends the reset and says so', async ({ page }) 
   const dialog = page.getByRole('dialog', { name: 'Forgot password?' });
   await dialog.getByLabel('Email').fill('rider1@rideway.demo');
   await dialog.getByRole('button', { name: 'Reset' }).click();
-  await expect(page.getByRole('dialog', { name: 'Alert' })).toContainText('If an account uses this email');
+  // Issue 17: the dialog closes and a notice says so.
+  await expect(page.getByRole('status').filter({ hasText: 'If an account uses this email' })).toBeVisible();
+  await expect(dialog).toBeHidden();
 });
 
 test('installable as a PWA: a manifest with icons, and a service worker that serves the shell offline', async ({ page, context }) => {

@@ -52,9 +52,8 @@ test('an admin draws the service area; a rider outside it is told before Book, o
   await page.screenshot({ path: 'screenshots/service-area-admin-1280.png', animations: 'disabled' });
 
   await page.getByRole('button', { name: 'Save' }).click();
-  const alert = page.getByRole('dialog', { name: 'Alert' });
-  await expect(alert).toContainText('Updated.');
-  await alert.getByRole('button', { name: 'Close' }).click();
+  const updated = page.getByRole('status').filter({ hasText: 'Updated.' });
+  await expect(updated).toBeVisible();
   const saved = (await (await request.get('/api/settings')).json()).settings.serviceArea as { lat: number; lng: number }[][];
   expect(saved).toHaveLength(1);
   expect(saved[0]).toHaveLength(4);
@@ -107,6 +106,6 @@ test('an admin draws the service area; a rider outside it is told before Book, o
   await clickAt(page, map, 0, 0);
   await expect(section.getByRole('status')).toHaveText('No area drawn: the service runs everywhere.');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(alert).toContainText('Updated.');
+  await expect(updated).toBeVisible();
   expect((await (await request.get('/api/settings')).json()).settings.serviceArea).toEqual([]);
 });

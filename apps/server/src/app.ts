@@ -43,8 +43,10 @@ import { registerWebApp } from './http/web-app';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
 import { jobHandlers } from './job-handlers';
-import { pushSender } from './modules/push/service';
+import { pushChannels } from './jobs/push-relay';
 import { presenceRoutes } from './modules/presence/routes';
+import { savedPlaceRoutes } from './modules/places/routes';
+import { inboxRoutes } from './modules/inbox/routes';
 import { pushRoutes } from './modules/push/routes';
 import { flushPositions, warmIndex } from './modules/presence/service';
 import { trackingRoutes } from './modules/tracking/routes';
@@ -140,15 +142,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerGateway(app, ctx);
 
-  for (const register of [pushRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+  for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     register(routes, ctx);
   }
   await paymentRoutes(routes, ctx);
 
   if (ctx.live.geo.kind === 'memory') await warmIndex(ctx);
-  const timers = options.background === false ? [] : startBackground(ctx, jobHandlers(ctx), await pushSender(ctx, app.log), (error) => { app.log.error({ err: error }, 'background work failed'); });
+  const push = options.background === false ? undefined : await pushChannels(ctx, app.log);
+  const timers = push ? startBackground(ctx, jobHandlers(ctx), push, (error) => { app.log.error({ err: error }, 'background work failed'); }) : [];
   app.addHook('onClose', async () => {
     for (const timer of timers) clearInterval(timer);
+    await push?.fcm?.close();
     await flushPositions(ctx);
     await ctx.live.close();
   });

@@ -117,6 +117,57 @@ export const configSchema = z.object({
   VAPID_SUBJECT: z.string().regex(/^(mailto:|https:)/).default('mailto:admin@rideway.local'),
   /** Test-only: push endpoints over http or at private addresses (a local push stand-in); never in production. */
   PUSH_ALLOW_PRIVATE_ENDPOINTS_FOR_TESTS: flag.default(false),
+  /**
+   * Issue 19: a Firebase service account (its JSON, or the path of its JSON file) turns on phone
+   * push through FCM HTTP v1 for Android and iOS tokens. A secret: never logged (docs/push.md).
+   */
+  FIREBASE_SERVICE_ACCOUNT: z.string().trim().min(2).optional(),
+  /**
+   * Expo push for `ExponentPushToken[...]` tokens (docs/push.md). Off by default, so a server
+   * without a network never tries to reach Expo; EXPO_ACCESS_TOKEN or EXPO_PUSH_URL turn it on too.
+   */
+  EXPO_PUSH: flag.default(false),
+  /** Expo's push security access token, when the Expo project requires one (docs/push.md). A secret. */
+  EXPO_ACCESS_TOKEN: z.string().trim().min(8).max(200).optional(),
+  /** Expo's push service instead of https://exp.host (a test stand-in): scheme, host and port only. */
+  EXPO_PUSH_URL: optionalUrl(/^https?$/)
+    .refine((value) => value === undefined || /^https?:\/\/[^/?#]+\/?$/.test(value), 'an http(s) address without a path, e.g. http://127.0.0.1:9100')
+    .optional(),
+  /** Each call to FCM or Expo gives up after this long; the message is then retried. */
+  PUSH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /** Issue 19, SMS by Twilio (docs/sms.md): the account SID; with the auth token and a sender, SMS leave the outbox through Twilio. */
+  TWILIO_ACCOUNT_SID: z.string().trim().regex(/^AC[0-9a-fA-F]{32}$/, 'a Twilio account SID (AC and 32 hex digits)').optional(),
+  /** Twilio's auth token: a secret, sent to Twilio only (Basic auth), never logged. */
+  TWILIO_AUTH_TOKEN: z.string().trim().min(16).max(200).optional(),
+  /** The sender: a Twilio number in E.164 form or an alphanumeric sender id. */
+  TWILIO_FROM: z.string().trim().regex(/^(\+[1-9]\d{4,14}|[A-Za-z0-9 ]{1,11})$/, 'an E.164 number (+15551234567) or an alphanumeric sender id (11 characters at most)').optional(),
+  /** A Twilio Messaging Service that picks the sender (instead of TWILIO_FROM). */
+  TWILIO_MESSAGING_SERVICE_SID: z.string().trim().regex(/^MG[0-9a-fA-F]{32}$/, 'a Messaging Service SID (MG and 32 hex digits)').optional(),
+  /** Twilio's API address instead of https://api.twilio.com (a test stand-in or a proxy). */
+  TWILIO_API_URL: optionalUrl(/^https?$/).optional(),
+  /** Issue 19, a generic HTTP SMS gateway (docs/sms.md): its URL; `{to}` and `{text}` are replaced in it. */
+  SMS_GATEWAY_URL: optionalUrl(/^https?$/).optional(),
+  SMS_GATEWAY_METHOD: z.enum(['GET', 'POST', 'PUT']).default('POST'),
+  /** The gateway's headers as a JSON object of strings (an API key goes here: a secret, never logged). */
+  SMS_GATEWAY_HEADERS: z
+    .string()
+    .default('{}')
+    .transform((text, context) => {
+      try {
+        const value: unknown = JSON.parse(text === '' ? '{}' : text);
+        if (typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((item) => typeof item === 'string')) {
+          return value as Record<string, string>;
+        }
+      } catch {
+        // Reported below.
+      }
+      context.addIssue({ code: 'custom', message: 'a JSON object of header names to string values, e.g. {"Authorization":"Bearer ..."}' });
+      return {};
+    }),
+  /** The gateway's body template with `{to}` and `{text}`, escaped for its content type (JSON or form). */
+  SMS_GATEWAY_BODY: z.string().optional(),
+  /** Each call to the SMS provider gives up after this long; the message is then retried. */
+  SMS_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** A Facebook app, for sign-in with Facebook when the FacebookLoginEnabled setting is on. */
   FACEBOOK_APP_ID: z.string().regex(/^\d{1,30}$/).optional(),
   FACEBOOK_APP_SECRET: z.string().min(16).optional(),
@@ -189,6 +240,16 @@ export const configSchema = z.object({
   if (Boolean(config.STRIPE_SECRET_KEY) !== Boolean(config.STRIPE_WEBHOOK_SECRET)) {
     const missing = config.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY';
     context.addIssue({ code: 'custom', path: [missing], message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together' });
+  }
+  // Twilio needs its account, its token and a sender; one SMS provider at a time.
+  if (config.TWILIO_ACCOUNT_SID || config.TWILIO_AUTH_TOKEN) {
+    for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'TWILIO_ACCOUNT_SID and TWILIO_AUTH_TOKEN are set together' });
+    }
+    if (!config.TWILIO_FROM && !config.TWILIO_MESSAGING_SERVICE_SID) {
+      context.addIssue({ code: 'custom', path: ['TWILIO_FROM'], message: 'TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID' });
+    }
+    if (config.SMS_GATEWAY_URL) context.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message: 'one SMS provider at a time: Twilio or SMS_GATEWAY_URL' });
   }
   // The google maps provider needs its key.
   if (config.MAPS_PROVIDER === 'google' && !config.GOOGLE_MAPS_API_KEY) {

@@ -38,6 +38,10 @@ export const estimateRequestSchema = z.object({
 });
 export type EstimateRequest = z.output<typeof estimateRequestSchema>;
 
+/** Issue 17: a trip priced for every car type at once (POST /api/estimates/car-types). */
+export const carTypeEstimatesRequestSchema = z.object({ pickup: bookingPlace, drop: bookingPlace });
+export type CarTypeEstimatesRequest = z.output<typeof carTypeEstimatesRequestSchema>;
+
 // Strict: amounts are never part of a request (ARCHITECTURE.md rule 1), and a client that sends
 // one learns it was not taken.
 export const bookingRequestSchema = z

@@ -126,6 +126,10 @@ export const bookingSchema = z.object({
   fareCapped: z.boolean(),
   /** The fare the route driven gave before the cap, when capped; null otherwise. */
   uncappedFare: money.nullable(),
+  /** Issue 17: how many rounds of offers the driver search has made (0: not started); names no driver. */
+  search_round: z.number().int().nonnegative().optional(),
+  /** Issue 17: the booking a no-taker booking was retried as (its rider and admins see it); null otherwise. */
+  retried_as: z.string().nullable().optional(),
   deliveryPerson: z.string().optional(),
   deliveryPersonPhone: z.string().optional(),
   pickUpInstructions: z.string().optional(),

@@ -66,6 +66,17 @@ export const estimateSchema = z.object({
 });
 export type Estimate = z.infer<typeof estimateSchema>;
 
+/** Issue 17: one car type's price for a trip; the route (distance, duration) is the same for each. */
+export const carTypeEstimateSchema = z.object({ carType: z.string(), estimateFare: money, convenience_fees: money });
+export const carTypeEstimatesResponse = z.object({
+  distance: z.number().nonnegative(),
+  duration: z.number().nonnegative(),
+  approximate: z.boolean(),
+  /** Every car type that can price this trip, in the car types' order. */
+  estimates: z.array(carTypeEstimateSchema),
+});
+export type CarTypeEstimates = z.infer<typeof carTypeEstimatesResponse>;
+
 export const routeDetailsSchema = z.object({
   distance: z.number().nonnegative().meta({ description: 'km' }),
   duration: z.number().nonnegative().meta({ description: 'seconds' }),

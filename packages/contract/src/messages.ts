@@ -35,6 +35,22 @@ const INFO_KEYS = [
   'hidden',
 ] as const;
 
+/**
+ * Issue 19: the texts the server sends by push, SMS and mail, rendered in the recipient's language
+ * (apps/server/src/modules/messages). They live in the same language files as the app's texts.
+ */
+const SENT_TEXT_KEYS = [
+  'sms_login_code',
+  'sms_parcel_on_way',
+  'sms_parcel_delivered',
+  'push_trip_request',
+  'push_chat_title',
+  'mail_verify_subject',
+  'mail_verify_text',
+  'mail_reset_subject',
+  'mail_reset_text',
+] as const;
+
 /** The web app's own texts (issue 6): navigation, public pages, sign-in, registration, profile, booking and the trip. */
 const WEB_KEYS = [
   'nav_home',
@@ -58,6 +74,7 @@ const WEB_KEYS = [
   'download_text',
   'app_store',
   'play_store',
+  'install_app',
   'about_us_1',
   'about_us_2',
   'privacy_collected_title',
@@ -120,9 +137,40 @@ const WEB_KEYS = [
   'book_later',
   'trip_date',
   'trip_time_zone',
+  'trip_time_rule',
+  'search_scheduled',
+  'search_searching',
+  'search_next_drivers',
+  'search_found',
+  'search_no_driver',
+  'retry_booking',
+  'retried_booking',
+  'follow_live',
+  'car_prices_loading',
   'book',
   'no_places_found',
   'sign_in_to_search',
+  'saved_places',
+  'search_results',
+  'no_saved_places',
+  'place_home',
+  'place_work',
+  'place_other',
+  'place_kind',
+  'place_name',
+  'place_name_hint',
+  'name_place',
+  'save_place',
+  'edit_place',
+  'remove_place',
+  'remove_place_named',
+  'place_removed',
+  'place_saved',
+  'place_used',
+  'terms_title',
+  'terms_accept',
+  'terms_read',
+  'nav_terms',
   'loading',
   'parcel_choice_title',
   'parcel_type',
@@ -350,6 +398,17 @@ const WEB_KEYS = [
   'notification_body',
   'recipients',
   'notification_sent',
+  'notification_sent_devices',
+  'notification_devices',
+  'notification_delivered',
+  'channel_webpush',
+  'channel_fcm',
+  'channel_expo',
+  'notification_preferences',
+  'promo_notifications',
+  'promo_notifications_help',
+  'promo_notifications_on',
+  'promo_notifications_off',
   'month',
   'bookings_count',
   'trip_cost',
@@ -487,9 +546,14 @@ const WEB_KEYS = [
   'my_location_unavailable',
   'planned_route',
   'driven_path',
+  'inbox_title',
+  'inbox_open',
+  'inbox_empty',
+  'inbox_mark_all_read',
+  'inbox_unread',
 ] as const;
 
 /** Every message key: the spec's errors, notices, successes and information, and the web app's texts. */
-export const MESSAGE_KEYS = [...ERROR_KEYS, ...NOTICE_KEYS, ...SUCCESS_KEYS, ...INFO_KEYS, ...WEB_KEYS] as const;
+export const MESSAGE_KEYS = [...ERROR_KEYS, ...NOTICE_KEYS, ...SUCCESS_KEYS, ...INFO_KEYS, ...SENT_TEXT_KEYS, ...WEB_KEYS] as const;
 export type MessageKey = (typeof MESSAGE_KEYS)[number];
 export type Messages = Record<MessageKey, string>;

@@ -7,6 +7,8 @@ export * from './api/chat';
 export * from './api/compat';
 export * from './api/dispatch';
 export * from './api/files';
+export * from './api/saved-places';
+export * from './api/inbox';
 export * from './api/form-input';
 export * from './api/languages';
 export * from './api/maps';

@@ -50,6 +50,8 @@ export const userSchema = z.object({
   bankCode: z.string().nullable(),
   bankAccount: z.string().nullable(),
   savedAddresses: z.array(savedAddressSchema),
+  /** Issue 19: the language code push, SMS and mail reach the user in (null: the default language). */
+  language: z.string().nullable().optional(),
 });
 export type User = z.infer<typeof userSchema>;
 

@@ -35,3 +35,4 @@ export * from './topics';
 export * from './provider-units';
 export * from './refund-limit';
 export * from './withdraw';
+export * from './saved-places';

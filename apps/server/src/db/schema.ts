@@ -49,6 +49,10 @@ export const users = pgTable(
     profileImage: text('profile_image'),
     pushToken: text('push_token'),
     userPlatform: text('user_platform'),
+    /** Issue 19: the admin's (promotional) notifications reach this user; trip notices always do. */
+    promoNotifications: boolean('promo_notifications').notNull().default(true),
+    /** Issue 19: the language code push, SMS and mail reach this user in (a language file's code); null: the default. */
+    language: text('language'),
     fleetadmin: text('fleetadmin'),
     driverActiveStatus: boolean('driver_active_status').notNull().default(false),
     queue: boolean('queue').notNull().default(false),
@@ -148,8 +152,16 @@ export const savedAddresses = pgTable(
     lat: doublePrecision('lat').notNull(),
     lng: doublePrecision('lng').notNull(),
     count: integer('count').notNull().default(1),
+    /** Issue 17: 'home' or 'work', each at most once per rider; or null. */
+    label: text('label'),
+    /** Issue 17: a name of the rider's own, when there is no label. */
+    name: text('name'),
   },
-  (t) => [index('saved_addresses_uid_idx').on(t.uid)],
+  (t) => [
+    index('saved_addresses_uid_idx').on(t.uid),
+    check('saved_addresses_label_check', sql`${t.label} IS NULL OR ${t.label} IN ('home', 'work')`),
+    uniqueIndex('saved_addresses_uid_label_key').on(t.uid, t.label).where(sql`${t.label} IS NOT NULL`),
+  ],
 );
 
 export const carTypes = pgTable(
@@ -222,6 +234,8 @@ export const notifications = pgTable('notifications', {
   body: text('body').notNull(),
   createdAt: ms('created_at').notNull(),
   recipients: integer('recipients').notNull().default(0),
+  /** Issue 19: how many devices of each kind (webpush, fcm, expo) it was addressed to. */
+  devices: jsonb('devices').$type<Partial<Record<'webpush' | 'fcm' | 'expo', number>>>().notNull().default({}),
 });
 
 export const settings = pgTable('settings', {
@@ -307,6 +321,8 @@ export const bookings = pgTable(
     offeredDrivers: jsonb('offered_drivers').$type<string[]>().notNull().default([]),
     /** The current round of offers; a round's timeout job acts only if it is still current. */
     dispatchRound: integer('dispatch_round').notNull().default(0),
+    /** The booking a no-taker booking was booked again as (issue 17): set once, so a retry makes one booking. */
+    retriedAs: text('retried_as'),
     /** Each offered driver's road leg to the pickup, as the maps table answered it when offered (admins and that driver only). */
     offerLegs: jsonb('offer_legs').$type<Record<string, { distanceKm: number; durationSeconds: number }>>().notNull().default({}),
     /** When the current round's offers time out (OFFER_TIMEOUT_S after it began); null when no round timeout applies. */
@@ -491,9 +507,14 @@ export const outbox = pgTable(
     nextAttemptAt: ms('next_attempt_at'),
     /** Events only: their place in the one ordered stream clients resume from (issue 5). */
     seq: bigint('seq', { mode: 'number' }),
+    /** Push only: when the recipient read it in the app's inbox (issue 19). */
+    readAt: ms('read_at'),
+    /** SMS and mail: when delivery was given up (a permanent refusal or the last attempt failed), for admins to see. */
+    failedAt: ms('failed_at'),
   },
   (t) => [
     index('outbox_pending_idx').on(t.channel, t.deliveredAt),
+    index('outbox_inbox_idx').on(t.recipient, t.id).where(sql`${t.channel} = 'push'`),
     uniqueIndex('outbox_event_seq_key').on(t.seq),
     index('outbox_event_topic_idx').on(t.recipient, t.seq).where(sql`${t.channel} = 'event'`),
   ],
@@ -530,6 +551,32 @@ export const pushSubscriptions = pgTable(
     createdAt: ms('created_at').notNull(),
   },
   (t) => [uniqueIndex('push_subscriptions_endpoint_key').on(t.endpoint), index('push_subscriptions_uid_idx').on(t.uid)],
+);
+
+/**
+ * Issue 19: one row per device a push message from the outbox reached, written in the relay's
+ * transaction: a retry of the message skips these devices. Expo's ticket waits here for its receipt.
+ */
+export const pushDeliveries = pgTable(
+  'push_deliveries',
+  {
+    outboxId: bigint('outbox_id', { mode: 'number' }).notNull().references(() => outbox.id, { onDelete: 'cascade' }),
+    /** The Web Push endpoint or the phone's token. */
+    device: text('device').notNull(),
+    /** webpush, fcm or expo. */
+    kind: text('kind').notNull(),
+    /** The admin's notification the message belongs to, if any (its delivered count). */
+    notificationId: text('notification_id'),
+    /** Expo's ticket id, whose receipt is read later. */
+    ticket: text('ticket'),
+    receiptCheckedAt: ms('receipt_checked_at'),
+    deliveredAt: ms('delivered_at').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.outboxId, t.device] }),
+    index('push_deliveries_notification_idx').on(t.notificationId),
+    index('push_deliveries_receipt_idx').on(t.deliveredAt).where(sql`${t.ticket} IS NOT NULL AND ${t.receiptCheckedAt} IS NULL`),
+  ],
 );
 
 /** Keys the server makes for itself once (the Web Push VAPID pair), shared by every process. */

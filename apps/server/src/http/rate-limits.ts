@@ -47,11 +47,11 @@ export const RATE_LIMITS = {
   otp: { counts: 'sign-in codes sent by SMS', routes: ['POST /api/auth/otp/request'], address: per(30, 15 * MINUTE) },
   chat: { counts: 'chat messages', routes: ['POST /api/bookings/:id/chat'], user: per(30, MINUTE), address: per(300, MINUTE) },
   location: { counts: "a driver's positions, by HTTP and on the WebSocket", routes: ['POST /api/driver/location'], user: per(60, MINUTE), address: per(3000, MINUTE) },
-  booking: { counts: 'bookings made', routes: ['POST /api/bookings'], user: per(20, MINUTE), address: per(300, MINUTE) },
+  booking: { counts: 'bookings made', routes: ['POST /api/bookings', 'POST /api/bookings/:id/retry'], user: per(20, MINUTE), address: per(300, MINUTE) },
   // A real maps provider bills each call: place search and routes per user, so one account cannot run up the bill.
   maps: {
     counts: 'place searches, addresses, routes and estimates (a real maps provider bills each)',
-    routes: ['POST /googleapis-getaddress', 'POST /googleapis-getdrivetime', 'POST /googleapis-getmultiloctime', 'POST /googleapis-autocomplete', 'POST /googleapis-getcoords', 'POST /googleapis-getroute', 'POST /api/estimates'],
+    routes: ['POST /googleapis-getaddress', 'POST /googleapis-getdrivetime', 'POST /googleapis-getmultiloctime', 'POST /googleapis-autocomplete', 'POST /googleapis-getcoords', 'POST /googleapis-getroute', 'POST /api/estimates', 'POST /api/estimates/car-types'],
     user: per(120, MINUTE),
     address: per(600, MINUTE),
   },
@@ -74,6 +74,12 @@ export const RATE_LIMITS = {
   'payment-return': { counts: "returns from a payment provider's page", routes: ['GET /api/payments/*/return'], address: per(120, MINUTE) },
   // A provider delivers notifications in bursts from a few addresses; each is checked by its signature.
   'payment-notification': { counts: "payment providers' notifications", routes: ['POST /api/payments/*/webhook'], address: per(6000, MINUTE), replacesFloor: true },
+  // Issue 19: the web reads the inbox when the app opens, on each notice and when the bell is opened; marks are one tap each.
+  inbox: { counts: 'reads of the own inbox', routes: ['GET /api/me/notifications'], user: per(120, MINUTE), address: per(1200, MINUTE) },
+  'inbox-read': { counts: 'inbox messages marked read', routes: ['POST /api/me/notifications/:id/read', 'POST /api/me/notifications/read-all'], user: per(120, MINUTE), address: per(1200, MINUTE) },
+  // Issue 17: the web reads the saved places when the profile or the booking form opens; each edit is one tap.
+  places: { counts: 'reads of the own saved places', routes: ['GET /api/me/places'], user: per(120, MINUTE), address: per(1200, MINUTE) },
+  'place-edit': { counts: 'saved places saved, renamed and removed', routes: ['POST /api/me/places', 'PATCH /api/me/places/:id', 'DELETE /api/me/places/:id'], user: per(60, MINUTE), address: per(600, MINUTE) },
   'socket-open': { counts: 'WebSocket connections opened', routes: ['GET /api/ws'], user: per(60, MINUTE), address: per(600, MINUTE) },
   'open-sockets': { counts: 'WebSocket connections open at once on one server process', routes: [], user: per(10, 0) },
   'socket-messages': { counts: 'messages on one WebSocket', routes: [], socket: per(20, SECOND) },

@@ -2,11 +2,12 @@ import type { AppContext } from '../context';
 import { flushPositions, sweepSilentDrivers } from '../modules/presence/service';
 import { pruneEvents } from '../realtime/events';
 import { runDueJobs, type JobHandler } from './runner';
-import { relayPush } from './push-relay';
-import type { PushSender } from '../providers/push/webpush';
+import { checkExpoReceipts, relayPush, type PushChannels } from './push-relay';
+import { smsSenderFrom } from '../providers/sms';
+import { relaySms } from './sms-relay';
 
 /** The server's timers: every one is safe to run in several processes at once. */
-export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, JobHandler>>, push: PushSender, onError: (error: unknown) => void): NodeJS.Timeout[] {
+export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, JobHandler>>, push: PushChannels, onError: (error: unknown) => void): NodeJS.Timeout[] {
   const every = (ms: number, work: () => Promise<unknown>) => {
     let busy = false;
     const timer = setInterval(() => {
@@ -21,7 +22,10 @@ export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, J
     timer.unref();
     return timer;
   };
+  // Issue 19: SMS leave through Twilio or the HTTP gateway when one is configured, else stay in the outbox.
+  const sms = smsSenderFrom(ctx.config);
   return [
+    ...(sms ? [every(1000, () => relaySms(ctx.db, sms, ctx.now()))] : []),
     every(1000, () => runDueJobs(ctx.db, jobs, ctx.now())),
     // Events written by another process that crashed before relaying them, or by a job.
     every(500, async () => {
@@ -29,6 +33,7 @@ export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, J
     }),
     every(2000, () => flushPositions(ctx)),
     every(2000, () => relayPush(ctx.db, push, ctx.now())),
+    every(60_000, () => checkExpoReceipts(ctx.db, push, ctx.now())),
     every(10_000, () => sweepSilentDrivers(ctx)),
     every(60 * 60 * 1000, () => pruneEvents(ctx.db, ctx.now())),
   ];

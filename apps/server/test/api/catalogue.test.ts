@@ -177,11 +177,12 @@ describe.each(ENGINES)('the admin catalogue on %s (spec sections 2, 3, 5, 6)', (
       const none = await t.request({ method: 'POST', url: '/api/notifications', as: admin, payload: { usertype: 'driver', devicetype: 'IOS', title: 'Hi', body: 'There' } });
       expect([none.statusCode, codeOf(none)]).toEqual([422, 'no_user_match']);
       const rider = await t.makeUser('rider');
-      await t.db.update(users).set({ pushToken: 'tok-1', userPlatform: 'ANDROID' }).where(eq(users.id, rider.id));
+      // Issue 19: the audience is the users' stored devices (here an Android phone's FCM token).
+      expect((await t.request({ method: 'POST', url: '/api/push/subscriptions', as: rider, payload: { kind: 'fcm', token: 'tok-1-android-0123456789' } })).statusCode).toBe(201);
       const sent = await t.request({ method: 'POST', url: '/api/notifications', as: admin, payload: { usertype: 'rider', devicetype: 'ANDROID', title: 'Hi', body: 'There' } });
-      expect(sent.json().notification).toMatchObject({ title: 'Hi', recipients: 1 });
+      expect(sent.json().notification).toMatchObject({ title: 'Hi', recipients: 1, devices: { webpush: 0, fcm: 1, expo: 0 } });
       const pushes = await t.db.select().from(outbox).where(eq(outbox.recipient, rider.id));
-      expect(pushes.map((p) => p.payload)).toContainEqual({ title: 'Hi', msg: 'There' });
+      expect(pushes.map((p) => p.payload)).toContainEqual({ title: 'Hi', msg: 'There', notification: sent.json().notification.id });
       expect(codeOf(await t.request({ method: 'POST', url: '/api/notifications', as: admin, payload: { usertype: 'rider', devicetype: 'ANDROID', title: '', body: 'x' } }))).toBe('notification_blank');
     });
   });

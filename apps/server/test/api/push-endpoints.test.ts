@@ -88,7 +88,7 @@ describe.each(ENGINES)('push endpoints reach only public https addresses on %s (
     connections = 0;
     expect(await relayPush(t.db, await pushSender(t.app.ctx), t.clock.now)).toEqual({ sent: 0, failed: 0 });
     expect(connections).toBe(0);
-    expect(await pushRowOf(rider.id)).toMatchObject({ deliveredAt: t.clock.now, lastError: 'no subscribed browser' });
+    expect(await pushRowOf(rider.id)).toMatchObject({ deliveredAt: t.clock.now, lastError: 'no device to push to' });
   });
 
   it('accepts an https endpoint at a public address', async () => {

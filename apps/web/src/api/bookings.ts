@@ -1,4 +1,5 @@
-import type { Booking, BookingListQuery, BookingRequest, ChatMessage, Estimate, PaymentForm, TrackingEntry } from '@rideway/contract';
+import type { Booking, BookingListQuery, BookingRequest, CarTypeEstimates, ChatMessage, Estimate, PaymentForm, TrackingEntry } from '@rideway/contract';
+import type { Place } from '@rideway/domain';
 import { keepPreviousData, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, newIdempotencyKey } from './client';
 
@@ -42,10 +43,34 @@ type EstimateRequest = Pick<BookingRequest, 'pickup' | 'drop' | 'carType' | 'par
 
 export const requestEstimate = (request: EstimateRequest) => api<Estimate>('/api/estimates', { method: 'POST', body: request });
 
+/**
+ * Issue 17, point 4: the trip's price for every car type, in one request, once pickup and drop are
+ * set (signed-in riders and admins only: `enabled`). Asked again only when a place changes.
+ */
+export function useCarTypeEstimates(pickup: Place | null, drop: Place | null, enabled: boolean) {
+  const places = pickup && drop ? { pickup, drop } : null;
+  return useQuery({
+    queryKey: ['car-type-estimates', places?.pickup.lat, places?.pickup.lng, places?.drop.lat, places?.drop.lng],
+    queryFn: () => api<CarTypeEstimates>('/api/estimates/car-types', { method: 'POST', body: places }),
+    enabled: enabled && places !== null,
+    staleTime: 5 * 60_000,
+    retry: false,
+  });
+}
+
 export function useCreateBooking() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (request: BookingRequest) => api<Booking>('/api/bookings', { method: 'POST', body: request, idempotencyKey: newIdempotencyKey() }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: BOOKINGS }),
+  });
+}
+
+/** Issue 17: books again, as a new booking, a trip nobody took in time; the list then shows both. */
+export function useRetryBooking() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<Booking>(`/api/bookings/${id}/retry`, { method: 'POST', body: {} }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: BOOKINGS }),
   });
 }

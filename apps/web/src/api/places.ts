@@ -1,8 +1,9 @@
-import type { PlaceSuggestion } from '@rideway/contract';
+import type { EditPlaceRequest, PlaceSuggestion, SavedPlace, SavePlaceRequest } from '@rideway/contract';
 import type { Place } from '@rideway/domain';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
-export type { PlaceSuggestion } from '@rideway/contract';
+export type { PlaceSuggestion, SavedPlace } from '@rideway/contract';
 
 /**
  * A new place search session (a version 4 UUID): one per field's search, sent with its
@@ -46,3 +47,27 @@ export type PlannedRoute = { distance: number; duration: number; polylinePoints:
 export async function routeBetween(start: Pick<Place, 'lat' | 'lng'>, dest: Pick<Place, 'lat' | 'lng'>, signal?: AbortSignal): Promise<PlannedRoute> {
   return api<PlannedRoute>('/googleapis-getroute', { method: 'POST', body: { start: pointText(start), dest: pointText(dest) }, signal });
 }
+
+const SAVED_PLACES = ['saved-places'] as const;
+
+/**
+ * Issue 17 point 12: the rider's saved places, the most used first (the server's order). Read
+ * again each time a place field or the profile mounts, so a drop recorded since shows.
+ */
+export function useSavedPlaces(enabled = true) {
+  return useQuery({ queryKey: SAVED_PLACES, queryFn: async () => (await api<{ places: SavedPlace[] }>('/api/me/places')).places, enabled });
+}
+
+/** The saved places change: every field and list showing them reads them again. */
+function useSavedPlacesChange<T>(mutationFn: (input: T) => Promise<unknown>) {
+  const queryClient = useQueryClient();
+  return useMutation({ mutationFn, onSuccess: () => queryClient.invalidateQueries({ queryKey: SAVED_PLACES }) });
+}
+
+export const useSavePlace = () => useSavedPlacesChange((body: SavePlaceRequest) => api<{ place: SavedPlace }>('/api/me/places', { method: 'POST', body }));
+export const useEditPlace = () => useSavedPlacesChange(({ id, ...body }: EditPlaceRequest & { id: number }) => api<{ place: SavedPlace }>(`/api/me/places/${String(id)}`, { method: 'PATCH', body }));
+export const useRemovePlace = () => useSavedPlacesChange((id: number) => api<undefined>(`/api/me/places/${String(id)}`, { method: 'DELETE' }));
+
+/** What a saved place is called: Home or Work (translated), its own name, or else its address. */
+export const savedPlaceTitle = (place: Pick<SavedPlace, 'label' | 'name' | 'description'>, t: (key: string) => string): string =>
+  place.label ? t(`place_${place.label}`) : (place.name ?? place.description);

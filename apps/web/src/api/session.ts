@@ -2,6 +2,7 @@ import type { User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SESSION_STALE_MS } from '../config/ui-constants';
 import { api, ApiError } from './client';
+import { disableWebPush } from './push';
 import { SETTINGS } from './settings';
 
 /** The signed-in user's query: every sign-in and profile save writes its answer here. */
@@ -38,7 +39,11 @@ export function useLogin() {
 export function useLogout() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => api<undefined>('/api/auth/logout', { method: 'POST' }),
+    mutationFn: async () => {
+      // Issue 19: this browser stops taking the user's push messages, while the session still allows the call.
+      await disableWebPush();
+      return api<undefined>('/api/auth/logout', { method: 'POST' });
+    },
     onSuccess: () => {
       queryClient.clear();
       queryClient.setQueryData(ME, null);

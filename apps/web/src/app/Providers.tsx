@@ -7,6 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { prefixer } from 'stylis';
 import rtlPlugin from 'stylis-plugin-rtl';
 import { onLiveSessionEnded } from '../api/live';
+import { NoticeProvider } from '../components/NoticeProvider';
 import { ME } from '../api/session';
 import type { Language } from '../i18n/languages';
 import { LanguagesContext } from './languages-context';
@@ -18,7 +19,7 @@ const caches = {
   rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
 };
 
-/** Query cache, theme and the page's direction, which follows the chosen language. */
+/** Query cache, theme, the page's direction (which follows the chosen language) and the notices of issue 17. */
 export function Providers({ languages, children }: { languages: Language[]; children: ReactNode }) {
   const { i18n } = useTranslation();
   const [code, setCode] = useState(i18n.language);
@@ -50,7 +51,7 @@ export function Providers({ languages, children }: { languages: Language[]; chil
         <CacheProvider value={caches[direction]}>
           <ThemeProvider theme={theme}>
             <CssBaseline />
-            {children}
+            <NoticeProvider>{children}</NoticeProvider>
           </ThemeProvider>
         </CacheProvider>
       </LanguagesContext.Provider>

@@ -17,6 +17,7 @@ export const routes: RouteObject[] = [
       { index: true, element: <LandingRoute /> },
       { path: 'about-us', lazy: async () => ({ Component: (await import('../features/public/AboutUsPage')).AboutUsPage }) },
       { path: 'privacy-policy', lazy: async () => ({ Component: (await import('../features/public/PrivacyPolicyPage')).PrivacyPolicyPage }) },
+      { path: 'terms', lazy: async () => ({ Component: (await import('../features/public/TermsPage')).TermsPage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage')).LoginPage }) },
       { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/RegisterPage')).RegisterPage }) },
       { path: 'reset-password', lazy: async () => ({ Component: (await import('../features/auth/ResetPasswordPage')).ResetPasswordPage }) },

@@ -8,6 +8,9 @@ export const makeTheme = (direction: 'ltr' | 'rtl') =>
   createTheme({
     direction,
     breakpoints: { values: { xs: 0, sm, md, lg, xl } },
-    palette: { primary: { main: '#1b5e20' }, secondary: { main: '#ffb300' } },
+    // WCAG 2.1 AA: text and filled chips need 4.5:1. MUI's default warning (#ed6c02) and info
+    // (#0288d1) reach only 3.1 and 3.9 on white, so darker shades of the same hues are used, and the
+    // text colour on a filled colour is chosen for 4.5:1 rather than MUI's default 3:1.
+    palette: { primary: { main: '#1b5e20' }, secondary: { main: '#ffb300' }, warning: { main: '#b45309' }, info: { main: '#0369a1' }, contrastThreshold: 4.5 },
     shape: { borderRadius: 10 },
   });

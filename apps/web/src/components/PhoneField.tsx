@@ -2,6 +2,7 @@ import { Autocomplete, InputAdornment, TextField } from '@mui/material';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../api/settings';
+import type { FieldErrorProps } from '../hooks/use-form-errors';
 import { countryList, countryNamed, mobileDigits, splitMobile, type Country } from '../utils/countries';
 
 /**
@@ -25,9 +26,10 @@ type PhoneNumber = ReturnType<typeof usePhoneNumber>;
 
 /**
  * The country picker (when AllowCountrySelection is on) and the mobile field with the dial code
- * in front; used by sign-up, phone sign-in and the profile.
+ * in front; used by sign-up, phone sign-in and the profile. An error of the form's `mobile` shows
+ * on the number (`errorProps`, issue 17); `onTyped` tells the form the number changed.
  */
-export function PhoneField({ phone, disabled = false, required = false, autoComplete = 'tel-national' }: { phone: PhoneNumber; disabled?: boolean; required?: boolean; autoComplete?: string }) {
+export function PhoneField({ phone, disabled = false, required = false, autoComplete = 'tel-national', errorProps, onTyped }: { phone: PhoneNumber; disabled?: boolean; required?: boolean; autoComplete?: string; errorProps?: FieldErrorProps; onTyped?: () => void }) {
   const { t } = useTranslation();
   return (
     <>
@@ -49,7 +51,11 @@ export function PhoneField({ phone, disabled = false, required = false, autoComp
         value={phone.national}
         disabled={disabled}
         required={required}
-        onChange={(event) => { phone.setNational(event.target.value); }}
+        onChange={(event) => {
+          phone.setNational(event.target.value);
+          onTyped?.();
+        }}
+        {...errorProps}
         slotProps={{ input: { startAdornment: phone.country ? <InputAdornment position="start">+{phone.country.dialCode}</InputAdornment> : undefined } }}
       />
     </>

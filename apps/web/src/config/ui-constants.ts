@@ -59,3 +59,6 @@ export const IDEMPOTENT_RETRY_DELAYS_MS = [1000, 3000] as const;
 
 /** How often a booking's payments are asked about again while a refund waits for the provider's answer. */
 export const REFUND_POLL_MS = 3000;
+
+/** A success notice (issue 17) stays this long: long enough to read two lines, short enough not to linger. */
+export const NOTICE_AUTO_HIDE_MS = 5000;

@@ -45,6 +45,9 @@ const MAX_LICENCE_DATA_URL = Math.ceil((MAX_LICENCE_BYTES * 4) / 3) + 100;
  * POST /api/auth/register. The driver's fields are checked by the service once the user type is
  * known (a known car type, a vehicle number, a licence image), after the referral id's lookup.
  */
+/** Issue 19: a language file's code (en, ar, es, pt-BR), as GET /get_languages names them. */
+export const languageCode = z.string().trim().regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})?$/, { error: 'select_proper' });
+
 export const registerRequestSchema = z.object({
   firstName: personName('firstName'),
   lastName: personName('lastName'),
@@ -58,6 +61,8 @@ export const registerRequestSchema = z.object({
   vehicleMake: z.string().max(60).optional(),
   vehicleModel: z.string().max(60).optional(),
   licenseImage: keyedString('select_proper', MAX_LICENCE_DATA_URL).optional().meta({ description: 'Drivers: the licence image as a PNG, JPEG or WebP data URL' }),
+  /** Issue 19: the language the app was in at sign-up; messages reach the user in it (an unknown one is not kept). */
+  language: languageCode.optional(),
 });
 export type RegisterRequest = z.output<typeof registerRequestSchema>;
 

@@ -12,9 +12,23 @@ export const notificationDraftSchema = z.object({
   body: keyedString('notification_blank', 1000).trim().min(1),
 }) satisfies z.ZodType<NotificationDraft>;
 
-/** A sent notification and how many users it reached. */
-export const sentNotificationSchema = notificationSchema.extend({ recipients: z.number().int().nonnegative() });
+const perChannel = z.object({ webpush: z.number().int().nonnegative(), fcm: z.number().int().nonnegative(), expo: z.number().int().nonnegative() });
+
+/**
+ * A sent notification: how many users it went to, how many devices of each kind (browsers by Web
+ * Push, phones by FCM, Expo apps) it was addressed to, and how many of those have had it so far.
+ */
+export const sentNotificationSchema = notificationSchema.extend({
+  recipients: z.number().int().nonnegative(),
+  devices: perChannel,
+  delivered: perChannel,
+});
 export type SentNotification = z.infer<typeof sentNotificationSchema>;
 
 export const notificationListResponse = z.object({ notifications: z.array(sentNotificationSchema) });
 export const notificationResponse = z.object({ notification: sentNotificationSchema });
+
+/** Issue 19: the user's own notification choices. Promotions are the admin's notifications; trip notices always go. */
+export const notificationPreferencesSchema = z.object({ promotions: z.boolean() });
+export type NotificationPreferences = z.infer<typeof notificationPreferencesSchema>;
+export const notificationPreferencesResponse = z.object({ preferences: notificationPreferencesSchema });

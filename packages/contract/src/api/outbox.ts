@@ -21,12 +21,23 @@ export const pushPayloadSchema = z.object({
   msg: z.string(),
   screen: z.enum(PUSH_SCREENS).optional(),
   params: z.record(z.string(), z.string()).optional(),
+  /** Issue 19: the admin's notification this push belongs to (its deliveries are counted). */
+  notification: z.string().optional(),
 });
 export type MailPayload = z.infer<typeof mailPayloadSchema>;
 export type SmsPayload = z.infer<typeof smsPayloadSchema>;
 export type PushPayload = z.infer<typeof pushPayloadSchema>;
 
-const message = { id: z.number().int(), recipient: z.string(), createdAt: epochMs, deliveredAt: epochMs.nullable() };
+const message = {
+  id: z.number().int(),
+  recipient: z.string(),
+  createdAt: epochMs,
+  deliveredAt: epochMs.nullable(),
+  /** Issue 19: delivery attempts so far, the last one's error, and when delivery was given up (a failure admins act on). */
+  attempts: z.number().int().min(0),
+  lastError: z.string().nullable(),
+  failedAt: epochMs.nullable(),
+};
 export const outboxMessageSchema = z.discriminatedUnion('channel', [
   z.object({ channel: z.literal('mail'), ...message, payload: mailPayloadSchema }),
   z.object({ channel: z.literal('sms'), ...message, payload: smsPayloadSchema }),

@@ -23,10 +23,17 @@ const phonePushSubscriptionSchema = z.object({
   token: z.string().regex(/^[\w:.-]{16,4096}$/).meta({ description: 'The FCM or APNs device token' }),
 });
 
-/** POST /api/push/subscriptions: `{kind: 'webpush', subscription}` or `{kind: 'fcm' | 'apns', token}`. */
-export const pushSubscriptionSchema = z.discriminatedUnion('kind', [webPushSubscriptionSchema, phonePushSubscriptionSchema]);
+/** Issue 19: an Expo app's token (`ExponentPushToken[...]`, what the seed product's phone apps register), and its phone's platform. */
+const expoPushSubscriptionSchema = z.object({
+  kind: z.literal('expo'),
+  token: z.string().regex(/^Expo(nent)?PushToken\[[\w-]{1,200}\]$/).meta({ description: 'The Expo push token, ExponentPushToken[...]' }),
+  platform: z.enum(['ANDROID', 'IOS']).optional(),
+});
+
+/** POST /api/push/subscriptions: `{kind: 'webpush', subscription}`, `{kind: 'fcm' | 'apns', token}` or `{kind: 'expo', token, platform?}`. */
+export const pushSubscriptionSchema = z.discriminatedUnion('kind', [webPushSubscriptionSchema, phonePushSubscriptionSchema, expoPushSubscriptionSchema]);
 export type PushSubscriptionRequest = z.output<typeof pushSubscriptionSchema>;
-export const pushSubscriptionResponse = z.object({ kind: z.enum(['webpush', 'fcm', 'apns']) });
+export const pushSubscriptionResponse = z.object({ kind: z.enum(['webpush', 'fcm', 'apns', 'expo']) });
 
 /** DELETE /api/push/subscriptions: the endpoint of a browser, or the token of a phone. */
 export const pushUnsubscribeSchema = z

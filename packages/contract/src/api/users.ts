@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { checkedBy, keyedString } from '../http';
 import { uid } from '../primitives';
 import { userSchema } from '../user';
-import { mobileNumber, newPassword, personName, standardEmail } from './auth';
+import { languageCode, mobileNumber, newPassword, personName, standardEmail } from './auth';
 
 /** The own profile, and the users an admin or fleet admin manages (sections 5 and 6). */
 
@@ -18,6 +18,8 @@ export const profileUpdateSchema = z.strictObject(
     lastName: personName('lastName').optional(),
     email: checkedBy(keyedString('proper_email', MAX_EMAIL_LENGTH), validateProfileEmail).optional(),
     mobile: mobileNumber.optional(),
+    /** Issue 19: the language chosen in the app's language selector; messages reach the user in it. */
+    language: languageCode.optional(),
   },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? 'field_not_editable' : 'update_failed') },
 );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchesNotificationTarget, notificationRecipients, validateNotificationDraft } from './notification';
+import { matchesNotificationTarget, notificationAudience, notificationRecipients, validateNotificationDraft } from './notification';
 
 const users = [
   { id: 'r-android', usertype: 'rider', userPlatform: 'ANDROID', pushToken: 't1' },
@@ -35,5 +35,26 @@ describe('section 5: notification targeting', () => {
     expect(validateNotificationDraft({ usertype: 'All', devicetype: 'WEB', title: 'a', body: 'b' })).toEqual({ ok: false, key: 'select_proper', field: 'devicetype' });
     expect(validateNotificationDraft({ usertype: 'All', devicetype: 'All', title: ' ', body: 'b' })).toEqual({ ok: false, key: 'notification_blank', field: 'title' });
     expect(validateNotificationDraft({ usertype: 'All', devicetype: 'All', title: 'a', body: 'x'.repeat(1001) })).toEqual({ ok: false, key: 'notification_blank', field: 'body' });
+  });
+
+  describe('notificationAudience (issue 19)', () => {
+    const devices = [
+      { uid: 'r1', usertype: 'rider', channel: 'webpush', platform: null },
+      { uid: 'r1', usertype: 'rider', channel: 'expo', platform: 'IOS' },
+      { uid: 'r2', usertype: 'rider', channel: 'fcm', platform: 'ANDROID' },
+      { uid: 'd1', usertype: 'driver', channel: 'fcm', platform: 'ios' },
+      { uid: 'd2', usertype: 'driver', channel: 'webpush', platform: 'ANDROID' },
+      { uid: 'a1', usertype: 'admin', channel: 'webpush', platform: null },
+    ] as const;
+    it('takes every device of riders and drivers for All, browsers included, and counts them by channel', () => {
+      const all = notificationAudience(devices, { usertype: 'All', devicetype: 'All' });
+      expect(all).toMatchObject({ ok: true, value: { users: ['r1', 'r2', 'd1', 'd2'], counts: { webpush: 2, fcm: 2, expo: 1 } } });
+    });
+    it('takes only phones of the platform for ANDROID or IOS, and only the user type asked', () => {
+      expect(notificationAudience(devices, { usertype: 'All', devicetype: 'IOS' })).toMatchObject({ ok: true, value: { users: ['r1', 'd1'], counts: { webpush: 0, fcm: 1, expo: 1 } } });
+      expect(notificationAudience(devices, { usertype: 'rider', devicetype: 'ANDROID' })).toMatchObject({ ok: true, value: { users: ['r2'], counts: { webpush: 0, fcm: 1, expo: 0 } } });
+      expect(notificationAudience(devices, { usertype: 'driver', devicetype: 'ANDROID' })).toEqual({ ok: false, key: 'no_user_match' });
+      expect(notificationAudience([], { usertype: 'All', devicetype: 'All' })).toEqual({ ok: false, key: 'no_user_match' });
+    });
   });
 });

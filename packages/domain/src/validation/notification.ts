@@ -54,3 +54,29 @@ export function notificationRecipients<T extends PushRecipient>(
   const matched = users.filter((user) => matchesNotificationTarget(user, target));
   return matched.length > 0 ? ok(matched) : fail('no_user_match');
 }
+
+/** Issue 19: the ways a push leaves, by device: a browser (Web Push), a phone by FCM, an Expo app. */
+export const PUSH_DEVICE_CHANNELS = ['webpush', 'fcm', 'expo'] as const;
+export type PushDeviceChannel = (typeof PUSH_DEVICE_CHANNELS)[number];
+export type PushDevice = { uid: string; usertype: string; channel: PushDeviceChannel; platform?: string | null };
+
+/**
+ * Issue 19: an admin's notification goes to every device of the matching users. A usertype
+ * matches as in section 5; devicetype All takes every device (browsers too), ANDROID or IOS only
+ * the phones of that platform. The devices, the users they belong to, and how many of each
+ * channel; no_user_match when no device matches.
+ */
+export function notificationAudience<T extends PushDevice>(
+  devices: readonly T[],
+  target: { usertype: NotificationUserType; devicetype: NotificationDeviceType },
+): Result<{ devices: T[]; users: string[]; counts: Record<PushDeviceChannel, number> }> {
+  const matched = devices.filter(
+    (device) =>
+      (target.usertype === 'All' ? device.usertype === 'rider' || device.usertype === 'driver' : device.usertype === target.usertype) &&
+      (target.devicetype === 'All' || (device.channel !== 'webpush' && device.platform?.toUpperCase() === target.devicetype)),
+  );
+  if (matched.length === 0) return fail('no_user_match');
+  const counts: Record<PushDeviceChannel, number> = { webpush: 0, fcm: 0, expo: 0 };
+  for (const device of matched) counts[device.channel] += 1;
+  return ok({ devices: matched, users: [...new Set(matched.map((device) => device.uid))], counts });
+}

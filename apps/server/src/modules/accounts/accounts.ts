@@ -9,6 +9,8 @@ export type UserRow = typeof users.$inferSelect;
 
 export type NewAccount = {
   firstName: string;
+  /** Issue 19: the language messages reach the user in (a known language code), else the default. */
+  language?: string | null;
   lastName: string;
   email: string | null;
   mobile: string | null;
@@ -91,6 +93,7 @@ export async function insertAccount(db: Db | Tx, account: NewAccount, now: numbe
     bankName: account.bankName ?? null,
     bankCode: account.bankCode ?? null,
     bankAccount: account.bankAccount ?? null,
+    language: account.language ?? null,
   };
   // Two sign-ups can draw the same free referral id at once: the later one draws again.
   for (let attempt = 0; attempt < 5; attempt += 1) {

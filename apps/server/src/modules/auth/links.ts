@@ -7,6 +7,7 @@ import { AppError } from '../../http/app-error';
 import { findUserByEmail, type UserRow } from '../accounts/accounts';
 import { hashPassword } from '../accounts/passwords';
 import { announceSessionsEnded, hashToken, newToken, revokeAllSessions } from '../accounts/sessions';
+import { renderIn } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 
@@ -26,10 +27,13 @@ export async function mailLink(ctx: AppContext, tx: Db | Tx, user: UserRow, purp
     purpose === 'verify'
       ? `${baseUrl(ctx)}/api/auth/verify-email?token=${token}`
       : `${baseUrl(ctx)}/reset-password?token=${token}`;
+  // In the language the user reads messages in (issue 19).
+  const render = await renderIn(tx, user.language);
+  const values = { app: settings.appName, name: user.firstName, link };
   const payload =
     purpose === 'verify'
-      ? { subject: `Verify your email for ${settings.appName}`, text: `Hello ${user.firstName},\n\nConfirm your email address by opening this link:\n${link}\n\nThe link works once, for 24 hours.` }
-      : { subject: `Reset your ${settings.appName} password`, text: `Hello ${user.firstName},\n\nChoose a new password by opening this link:\n${link}\n\nThe link works once, for 24 hours. If you did not ask for it, ignore this mail.` };
+      ? { subject: render('mail_verify_subject', values), text: render('mail_verify_text', values) }
+      : { subject: render('mail_reset_subject', values), text: render('mail_reset_text', values) };
   await enqueue(tx, { channel: 'mail', recipient: user.email, payload }, now);
 }
 

@@ -7,6 +7,7 @@ import { otpCodes, users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import type { UserRow } from '../accounts/accounts';
 import { createSession, hashToken } from '../accounts/sessions';
+import { renderIn } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import { admit } from './service';
@@ -44,7 +45,9 @@ export async function requestOtp(ctx: AppContext, { mobile }: OtpRequest, ip: st
     const verificationId = randomUUID();
     const code = loginOtp();
     await tx.insert(otpCodes).values({ verificationId, mobile, codeHash: codeHash(verificationId, code), createdAt: now, expiresAt: now + OTP_LIFETIME_MS });
-    await enqueue(tx, { channel: 'sms', recipient: mobile, payload: { text: `Your ${settings.appName} code is ${code}. It expires in 10 minutes.` } }, now);
+    // In the language the user reads messages in (issue 19).
+    const render = await renderIn(tx, user.language);
+    await enqueue(tx, { channel: 'sms', recipient: mobile, payload: { text: render('sms_login_code', { app: settings.appName, code }) } }, now);
     return { verificationId };
   });
 }

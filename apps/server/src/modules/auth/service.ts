@@ -10,6 +10,7 @@ import { createSession } from '../accounts/sessions';
 import { getSettings } from '../settings/service';
 import { mailLink } from './links';
 import { accountKeyOf, addressKeyOf, startSignIn } from './throttle';
+import { isLanguage } from '../messages/render';
 
 export type DriverFields = { carType: string; vehicleNumber: string; vehicleMake: string | null; vehicleModel: string | null };
 type Licence = { bytes: Uint8Array; extension: string };
@@ -64,6 +65,7 @@ export async function register(ctx: AppContext, fields: RegisterRequest): Promis
         createdByAdmin: false,
         referralSource: 'signup',
         signupViaReferral: referrer?.id ?? null,
+        language: fields.language !== undefined && (await isLanguage(tx, fields.language)) ? fields.language : null,
         ...driver?.vehicle,
         licenseImage,
       },

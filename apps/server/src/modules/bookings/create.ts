@@ -52,10 +52,16 @@ async function customerOf(ctx: AppContext, actor: Actor, request: BookingRequest
 }
 
 /**
+ * `claim` runs first in the booking's transaction with the new booking's id: a retry (issue 17)
+ * marks the booking it replaces there, so two retries of one booking cannot both book.
+ */
+type CreateOptions = { claim?: (tx: Tx, bookingId: string) => Promise<void> };
+
+/**
  * POST /api/bookings (section 4 creation, section 5 booking rules). Every amount is computed
  * here from the car type and the maps route; amounts a client sends are never read.
  */
-export async function createBooking(ctx: AppContext, actor: Actor, request: BookingRequest): Promise<BookingRow> {
+export async function createBooking(ctx: AppContext, actor: Actor, request: BookingRequest, options: CreateOptions = {}): Promise<BookingRow> {
   const settings = await getSettings(ctx.db);
   const now = ctx.now();
   // Section 5's order past the request's shape: the admin form's rider, the date ahead, the delivery details.
@@ -79,6 +85,7 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
   return ctx.db.transaction(async (tx) => {
     if (request.bookLater) await checkOpenBookLater(tx, customer.id);
     const id = randomUUID();
+    await options.claim?.(tx, id);
     const tripCost = toMinor(estimate.grandTotal);
     const fees = toMinor(estimate.convenience_fees);
     const promo = request.promo ? await applyPromo(tx, request.promo, customer.id, id, estimate.grandTotal, now) : undefined;

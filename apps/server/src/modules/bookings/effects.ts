@@ -7,7 +7,6 @@ import {
   fareForMinor,
   fromMinor,
   kmInUnit,
-  recordSavedAddress,
   settlePayment,
   toMinor,
   type BookingStatus,
@@ -15,8 +14,9 @@ import {
   type PaymentMode,
 } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
-import { carTypes, savedAddresses, users } from '../../db/schema';
+import { carTypes, users } from '../../db/schema';
 import { toApiCarType } from '../cartypes/service';
+import { recordDrop } from '../places/service';
 import { addTrackingPoint } from '../presence/service';
 import { appendEntry, takeFromWallet } from '../wallet/ledger';
 import type { Tx } from '../../db/client';
@@ -69,12 +69,7 @@ export const reachFare = (driven: RouteDriven | undefined): StepEffect => async 
 
 /** REACHED: the drop joins the rider's saved addresses, or counts once more for a near one (section 4). */
 export const saveDrop: StepEffect = async (tx, { booking, columns, settings }) => {
-  const drop = columns.drop ?? booking.drop;
-  const saved = await tx.select().from(savedAddresses).where(eq(savedAddresses.uid, booking.customer));
-  const next = recordSavedAddress(saved, { description: drop.add, lat: drop.lat, lng: drop.lng }, settings.convert_to_mile);
-  const near = saved.find((entry, index) => next[index]?.count !== entry.count);
-  if (near) await tx.update(savedAddresses).set({ count: near.count + 1 }).where(eq(savedAddresses.id, near.id));
-  else await tx.insert(savedAddresses).values({ uid: booking.customer, description: drop.add, lat: drop.lat, lng: drop.lng, count: 1 });
+  await recordDrop(tx, booking.customer, columns.drop ?? booking.drop, settings.convert_to_mile);
   return undefined;
 };
 

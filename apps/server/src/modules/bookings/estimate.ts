@@ -24,6 +24,21 @@ function choiceOf(index: number | null | undefined, length: number, field: strin
 }
 
 /**
+ * A car type's fare for a trip, or undefined when its rates price the trip past the largest
+ * amount the API carries (the domain's money refuses such an amount with a RangeError): that car
+ * type cannot be booked for this trip, which is the caller's refusal, never a 500.
+ */
+export function fareWithinRange(carType: Parameters<typeof fareForMinor>[0], trip: Parameters<typeof fareForMinor>[1], extras: FareExtras = {}): ReturnType<typeof fareForMinor> | undefined {
+  try {
+    const fare = fareForMinor(carType, trip, extras);
+    return fare.grandTotal > MAX_MINOR ? undefined : fare;
+  } catch (error) {
+    if (error instanceof RangeError) return undefined;
+    throw error;
+  }
+}
+
+/**
  * POST /api/estimates: the route from the maps port and the fare from packages/domain. Distance
  * is in km, or miles when convert_to_mile; duration in seconds. In delivery mode the chosen
  * parcel type and option are added. No route answers no_route_found; a maps provider that fails
@@ -48,9 +63,9 @@ export async function estimateTrip(ctx: AppContext, request: EstimateRequest, se
     ...(parcelTypeIndex !== undefined && carType.parcelTypes[parcelTypeIndex] ? { parcel: carType.parcelTypes[parcelTypeIndex] } : {}),
     ...(optionIndex !== undefined && carType.options[optionIndex] ? { option: carType.options[optionIndex] } : {}),
   };
-  const fare = fareForMinor(carType, { distance, duration: route.durationSeconds }, extras);
+  const fare = fareWithinRange(carType, { distance, duration: route.durationSeconds }, extras);
   // A car type's rates can price a trip past the largest amount the API carries: that car type cannot be booked.
-  if (fare.grandTotal > MAX_MINOR) throw new AppError('validation_error', 'carType');
+  if (!fare) throw new AppError('validation_error', 'carType');
   return {
     estimateFare: fromMinor(fare.grandTotal),
     totalCost: fromMinor(fare.totalCost),

@@ -1,11 +1,13 @@
-import { assignStepSchema, bookingListQuery, bookingListResponse, bookingRequestSchema, bookingSchema, cancelStepSchema, completeStepSchema, declineResponse, driverTasksResponse, estimateRequestSchema, estimateResponse, idParams, promoCheckRequestSchema, promoCheckResponse, startStepSchema, tripPhotoSchema } from '@rideway/contract';
+import { assignStepSchema, bookingListQuery, carTypeEstimatesRequestSchema, carTypeEstimatesResponse, bookingListResponse, bookingRequestSchema, bookingSchema, cancelStepSchema, completeStepSchema, declineResponse, driverTasksResponse, estimateRequestSchema, estimateResponse, idParams, promoCheckRequestSchema, promoCheckResponse, startStepSchema, tripPhotoSchema } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../http/actor';
 import { ALL, type RouteApp } from '../../http/routing';
 import { bookingView } from '../dispatch/booking-view';
 import { declineOffer } from '../dispatch/decline';
 import { createBooking } from './create';
+import { estimateCarTypes } from './car-type-estimates';
 import { estimateTrip } from './estimate';
+import { retryBooking } from './retry';
 import { acceptBooking, arriveBooking, assignDriver, cancelBooking, completeBooking, reachBooking, startBooking } from './lifecycle';
 import { addTripPhoto } from './photos';
 import { checkPromo } from './promo-check';
@@ -19,6 +21,11 @@ export function estimateRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: RIDER_OR_ADMIN },
     schema: { summary: 'Fare estimate: route from the maps port, fare from the domain', body: estimateRequestSchema, response: { 200: estimateResponse } },
   }, async (request) => estimateTrip(ctx, request.body));
+
+  app.post('/api/estimates/car-types', {
+    config: { access: RIDER_OR_ADMIN },
+    schema: { summary: 'The trip priced for every car type: one route from the maps port, each fare from the domain (issue 17)', body: carTypeEstimatesRequestSchema, response: { 200: carTypeEstimatesResponse } },
+  }, async (request) => estimateCarTypes(ctx, request.body));
 
   app.post('/api/estimates/promo', {
     config: { access: RIDER_OR_ADMIN },
@@ -36,6 +43,14 @@ export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
   }, async (request, reply) => {
     const actor = actorOf(request);
     return reply.status(201).send(bookingView(await createBooking(ctx, actor, request.body), actor));
+  });
+
+  app.post('/api/bookings/:id/retry', {
+    config: { access: ['rider'] },
+    schema: { summary: "Book again a trip nobody took in time: a new booking of the rider's own, same trip, its search starting now (issue 17)", params: idParams, response: { 201: bookingSchema } },
+  }, async (request, reply) => {
+    const actor = actorOf(request);
+    return reply.status(201).send(bookingView(await retryBooking(ctx, actor, request.params.id), actor));
   });
 
   app.get('/api/bookings', {

@@ -17,7 +17,7 @@ import { bookings, users } from '../../db/schema';
 import { AppError, unwrap } from '../../http/app-error';
 import { announceBooking } from '../dispatch/announce';
 import type { BookingRow } from '../dispatch/booking-view';
-import { en } from '../languages/messages/en';
+import { renderFor } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import { syncDriver } from '../presence/service';
 import { getSettings } from '../settings/service';
@@ -158,12 +158,29 @@ const isUniqueViolation = (error: unknown): boolean => {
   return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
 };
 
-/** The plan's push notices, to the rider or the trip's driver, through the outbox. */
+/** The plan's push notices, to the rider or the trip's driver, through the outbox, each in its recipient's language (issue 19). */
 async function sendNotices(tx: Tx, change: StepChange): Promise<void> {
   const { booking, plan, settings, now } = change;
   for (const notice of plan.notices) {
     const recipient = notice.to === 'customer' ? booking.customer : driverOf(change);
     if (!recipient) continue;
-    await enqueue(tx, { channel: 'push', recipient, payload: { title: settings.appName, msg: en[notice.key], screen: notice.screen, params: { bookingId: booking.id } } }, now);
+    const render = await renderFor(tx, recipient);
+    await enqueue(tx, { channel: 'push', recipient, payload: { title: settings.appName, msg: render(notice.key), screen: notice.screen, params: { bookingId: booking.id } } }, now);
   }
+  await textParcelRecipient(tx, change);
+}
+
+/**
+ * Issue 19: a parcel's recipient has no account, only the phone number the sender gave: it hears
+ * by SMS when the parcel leaves the pickup and when it arrives, in the sender's language.
+ */
+async function textParcelRecipient(tx: Tx, change: StepChange): Promise<void> {
+  const { booking, plan, settings, now } = change;
+  if (plan.to !== 'STARTED' && plan.to !== 'REACHED') return;
+  const phone = booking.delivery?.deliveryPersonPhone;
+  if (typeof phone !== 'string' || phone.trim() === '') return;
+  const render = await renderFor(tx, booking.customer);
+  const values = { app: settings.appName, sender: booking.customerName, driver: booking.driverName ?? '' };
+  const text = plan.to === 'STARTED' ? render('sms_parcel_on_way', values) : render('sms_parcel_delivered', values);
+  await enqueue(tx, { channel: 'sms', recipient: phone.trim(), payload: { text } }, now);
 }

@@ -1,5 +1,6 @@
 import type { Tx } from '../../db/client';
 import { emit } from '../../realtime/events';
+import { renderFor } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import type { Settings } from '@rideway/contract';
 import { offerFieldsFor, partyBookingView, publicBookingView, type BookingRow } from './booking-view';
@@ -35,6 +36,7 @@ export async function announceBooking(
     if (was.includes(uid)) continue;
     // Each driver's offer carries its own leg to the pickup: written to that driver's topic only.
     await emit(tx, `user:${uid}`, 'offer', { ...publicBookingView(after), ...offerFieldsFor(after, uid, settings.convert_to_mile) }, now);
-    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: 'A new trip request is waiting for you.', screen: 'DriverTrips' } }, now);
+    const render = await renderFor(tx, uid);
+    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: render('push_trip_request'), screen: 'DriverTrips' } }, now);
   }
 }

@@ -139,6 +139,9 @@ export function bookingView(row: BookingRow, viewer: { uid: string; usertype: Us
     ...(row.refundAmountMinor > 0 ? { refundAmount: fromMinor(row.refundAmountMinor) } : {}),
     fareCapped: row.uncappedFareMinor !== null,
     uncappedFare: row.uncappedFareMinor === null ? null : fromMinor(row.uncappedFareMinor),
+    // Issue 17: the rider's live search state; a count of rounds names no driver.
+    search_round: row.dispatchRound,
+    retried_as: viewer.usertype === 'admin' || viewer.uid === row.customer ? row.retriedAs : null,
     ...((row.delivery ?? {}) as DeliveryFields),
   };
 }

@@ -28,7 +28,17 @@ export async function enqueue(
 
 // The payload's shape per channel is the one `enqueue` was typed with.
 const toMessage = (row: typeof outbox.$inferSelect): OutboxMessage =>
-  ({ id: row.id, channel: row.channel, recipient: row.recipient, payload: row.payload, createdAt: row.createdAt, deliveredAt: row.deliveredAt }) as OutboxMessage;
+  ({
+    id: row.id,
+    channel: row.channel,
+    recipient: row.recipient,
+    payload: row.payload,
+    createdAt: row.createdAt,
+    deliveredAt: row.deliveredAt,
+    attempts: row.attempts,
+    lastError: row.lastError,
+    failedAt: row.failedAt,
+  }) as OutboxMessage;
 
 /** The latest 200 messages people receive, by channel and recipient when asked. */
 export async function listOutbox(db: Db, filter: OutboxQuery): Promise<OutboxMessage[]> {

@@ -49,8 +49,8 @@ export async function subscribePush(ctx: AppContext, actor: Actor, input: PushSu
     return { kind: input.kind };
   }
   const { kind, token } = input;
-  const platform = kind === 'apns' ? 'IOS' : 'ANDROID';
-  // Kept for a later FCM/APNs adapter; section 3's pushToken and userPlatform follow the newest phone.
+  const platform = kind === 'expo' ? (input.platform ?? null) : kind === 'apns' ? 'IOS' : 'ANDROID';
+  // Sent through FCM or Expo (jobs/push-relay.ts); section 3's pushToken and userPlatform follow the newest phone.
   await ctx.db.transaction(async (tx) => {
     await tx
       .insert(pushSubscriptions)

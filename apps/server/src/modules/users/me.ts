@@ -7,6 +7,7 @@ import type { Actor } from '../../http/actor';
 import { AppError, unwrap } from '../../http/app-error';
 import { assertContactsFree } from '../accounts/accounts';
 import { announceSessionsEnded, revokeAllSessions, revokeOtherSessions } from '../accounts/sessions';
+import { isLanguage } from '../messages/render';
 import { userView } from './view';
 
 /**
@@ -16,9 +17,13 @@ import { userView } from './view';
  */
 export async function updateMe(ctx: AppContext, actor: Actor, update: ProfileUpdateRequest, session: string | null): Promise<User> {
   const current = actor.user;
-  const changes = unwrap(
-    editableProfileChanges(update, { email: current.email ?? '', mobile: current.mobile ?? '', isEmailLoginUser: current.loginType === 'email' }),
-  );
+  const { language, ...profile } = update;
+  const changes = {
+    ...unwrap(editableProfileChanges(profile, { email: current.email ?? '', mobile: current.mobile ?? '', isEmailLoginUser: current.loginType === 'email' })),
+    // Issue 19: the language the app shows, so messages reach the user in it; only a language the app offers.
+    ...(language === undefined || language === current.language ? {} : { language }),
+  };
+  if (changes.language !== undefined && !(await isLanguage(ctx.db, changes.language))) throw new AppError('update_failed', 'language');
   if (Object.keys(changes).length === 0) return userView(ctx.db, current);
   const emailChanged = changes.email !== undefined && changes.email !== current.email;
   const contactChanged = emailChanged || (changes.mobile !== undefined && changes.mobile !== current.mobile);

@@ -40,6 +40,7 @@ export function toApiUser(row: UserRow, extra: { walletBalanceMinor: number; sav
     bankCode: row.bankCode,
     bankAccount: row.bankAccount,
     savedAddresses: extra.savedAddresses ?? [],
+    language: row.language,
   };
 }
 

@@ -1,7 +1,7 @@
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
 import { DRAWER_WIDTH_PX } from '@rideway/domain';
-import { AppBar, Box, Divider, Drawer, IconButton, List, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { AppBar, Box, Divider, Drawer, IconButton, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
@@ -10,6 +10,7 @@ import { useSettings } from '../../api/settings';
 import { menuFor } from './menu';
 import { useDocumentTitle } from './use-document-title';
 import { DriverSharing } from '../../hooks/sharing';
+import { InboxBell } from '../../components/InboxBell';
 
 /** The signed-in layout: a top bar with appName and the side drawer with the role's menu. */
 export function AppLayout() {
@@ -26,34 +27,43 @@ export function AppLayout() {
   const menu = (
     <Box component="nav" aria-label={t('nav_main')} sx={{ width: DRAWER_WIDTH_PX }}>
       <Toolbar />
+      {/* Every entry is a list item (axe's list rule); the logout sits in a list of its own after the divider. */}
       <List>
         {(me ? menuFor(me.usertype) : []).map((entry) =>
           'links' in entry ? (
-            <Box component="li" key={entry.label} sx={{ listStyle: 'none' }}>
-              <ListSubheader component="div" disableSticky>
+            <ListItem key={entry.label} disablePadding sx={{ display: 'block' }}>
+              <ListSubheader id={`menu-group-${entry.label}`} component="div" disableSticky>
                 {t(entry.label)}
               </ListSubheader>
-              <List disablePadding>
+              <List disablePadding aria-labelledby={`menu-group-${entry.label}`}>
                 {entry.links.map((link) => (
-                  <ListItemButton key={link.to} component={RouterLink} to={link.to} selected={pathname === link.to} onClick={() => { setOpen(false); }} sx={{ paddingInlineStart: 4 }}>
-                    <ListItemText primary={t(link.label)} />
-                  </ListItemButton>
+                  <ListItem key={link.to} disablePadding>
+                    <ListItemButton component={RouterLink} to={link.to} selected={pathname === link.to} aria-current={pathname === link.to ? 'page' : undefined} onClick={() => { setOpen(false); }} sx={{ paddingInlineStart: 4 }}>
+                      <ListItemText primary={t(link.label)} />
+                    </ListItemButton>
+                  </ListItem>
                 ))}
               </List>
-            </Box>
+            </ListItem>
           ) : (
-            <ListItemButton key={entry.to} component={RouterLink} to={entry.to} selected={pathname === entry.to} onClick={() => { setOpen(false); }}>
-              <ListItemText primary={t(entry.label)} />
-            </ListItemButton>
+            <ListItem key={entry.to} disablePadding>
+              <ListItemButton component={RouterLink} to={entry.to} selected={pathname === entry.to} aria-current={pathname === entry.to ? 'page' : undefined} onClick={() => { setOpen(false); }}>
+                <ListItemText primary={t(entry.label)} />
+              </ListItemButton>
+            </ListItem>
           ),
         )}
-        <Divider />
-        <ListItemButton onClick={() => { logout.mutate(undefined, { onSuccess: () => { void navigate('/login'); } }); }}>
-          <ListItemIcon>
-            <LogoutIcon />
-          </ListItemIcon>
-          <ListItemText primary={t('logout')} />
-        </ListItemButton>
+      </List>
+      <Divider />
+      <List>
+        <ListItem disablePadding>
+          <ListItemButton onClick={() => { logout.mutate(undefined, { onSuccess: () => { void navigate('/login'); } }); }}>
+            <ListItemIcon>
+              <LogoutIcon />
+            </ListItemIcon>
+            <ListItemText primary={t('logout')} />
+          </ListItemButton>
+        </ListItem>
       </List>
     </Box>
   );
@@ -69,6 +79,7 @@ export function AppLayout() {
           <Typography variant="h6" component="div" sx={{ fontWeight: 700 }}>
             {settings?.appName}
           </Typography>
+          <InboxBell me={me} />
         </Toolbar>
       </AppBar>
       <Drawer variant={wide ? 'permanent' : 'temporary'} open={wide || open} onClose={() => { setOpen(false); }} sx={{ width: DRAWER_WIDTH_PX, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH_PX } }}>

@@ -3,14 +3,23 @@ import InstagramIcon from '@mui/icons-material/Instagram';
 import MenuIcon from '@mui/icons-material/Menu';
 import XIcon from '@mui/icons-material/X';
 import { DRAWER_WIDTH_PX, HEADER_SCROLL_CHANGE_PX } from '@rideway/domain';
-import { AppBar, Box, Button, Drawer, IconButton, List, ListItemButton, ListItemText, MenuItem, TextField, Toolbar, Typography, useMediaQuery, useScrollTrigger, useTheme } from '@mui/material';
+import { AppBar, Box, Button, Drawer, IconButton, List, ListItem, ListItemButton, ListItemText, MenuItem, TextField, Toolbar, Typography, useMediaQuery, useScrollTrigger, useTheme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
+import { api } from '../../api/client';
 import { useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { chooseLanguage } from '../../i18n/languages';
 import { useLanguages } from '../languages-context';
+
+/**
+ * Issue 19: a signed-in user's choice is kept on the profile, so push, SMS and mail reach them in
+ * it. The app has already switched; a failed save only leaves messages in the earlier language.
+ */
+function saveLanguage(language: string): void {
+  void api('/api/me', { method: 'PATCH', body: { language } }).catch(() => undefined);
+}
 
 /** Section 2's public header: links, language, social links when set, a colour change after 400 px. */
 export function PublicHeader() {
@@ -36,7 +45,8 @@ export function PublicHeader() {
   return (
     <AppBar position="sticky" color={scrolled ? 'primary' : 'default'} elevation={scrolled ? 4 : 0} data-scrolled={scrolled}>
       <Toolbar sx={{ gap: 1, py: 1 }}>
-        <Typography component={RouterLink} to="/" variant="h6" sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}>
+        {/* Named before the settings (and appName) have loaded too: a link always has a name (axe: link-name). */}
+        <Typography component={RouterLink} to="/" aria-label={settings?.appName ? undefined : t('nav_home')} variant="h6" sx={{ color: 'inherit', textDecoration: 'none', fontWeight: 700, flexGrow: 1 }}>
           {settings?.appName}
         </Typography>
         {narrow ? (
@@ -44,9 +54,11 @@ export function PublicHeader() {
             <Box component="nav" aria-label={t('nav_main')} sx={{ width: DRAWER_WIDTH_PX }}>
               <List>
                 {links.map((link) => (
-                  <ListItemButton key={link.to} component={RouterLink} to={link.to} onClick={() => { setOpen(false); }}>
-                    <ListItemText primary={link.label} />
-                  </ListItemButton>
+                  <ListItem key={link.to} disablePadding>
+                    <ListItemButton component={RouterLink} to={link.to} onClick={() => { setOpen(false); }}>
+                      <ListItemText primary={link.label} />
+                    </ListItemButton>
+                  </ListItem>
                 ))}
               </List>
             </Box>
@@ -66,7 +78,14 @@ export function PublicHeader() {
           </IconButton>
         ))}
         {languages.length > 1 && (
-          <TextField select size="small" label={t('language')} value={i18n.language} onChange={(event) => void chooseLanguage(event.target.value)} sx={{ minWidth: { xs: 104, md: 120 } }}>
+          <TextField select size="small" label={t('language')} value={i18n.language} onChange={(event) => { void chooseLanguage(event.target.value); if (me) saveLanguage(event.target.value); }}
+            // The bar's own text colour, so the label, value and outline keep their contrast on the green bar after scrolling too.
+            sx={{
+              minWidth: { xs: 104, md: 120 },
+              '& .MuiInputLabel-root, & .MuiInputLabel-root.Mui-focused, & .MuiOutlinedInput-root, & .MuiSelect-icon': { color: 'inherit' },
+              '& .MuiOutlinedInput-notchedOutline, & .MuiOutlinedInput-root:hover .MuiOutlinedInput-notchedOutline, & .MuiOutlinedInput-root.Mui-focused .MuiOutlinedInput-notchedOutline': { borderColor: 'currentColor' },
+            }}
+          >
             {languages.map((language) => (
               <MenuItem key={language.code} value={language.code}>
                 {language.name}

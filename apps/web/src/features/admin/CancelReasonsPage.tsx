@@ -4,14 +4,14 @@ import { TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../components/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCancelReasons } from '../../api/catalogue';
-import { errorKey } from '../../api/client';
+import { useFormErrors } from '../../hooks/use-form-errors';
 import { CrudTable } from './CrudTable';
 import { FormDialog } from './FormDialog';
 
 type Row = CancelReason;
+const FIELDS = ['label'] as const;
 
 /** Section 2: the cancellation reasons riders choose from, 10 to a page; values follow the order. */
 export function CancelReasonsPage() {
@@ -20,19 +20,15 @@ export function CancelReasonsPage() {
   const { add, edit, remove } = useCollection<Row, { label: string }>('/api/cancel-reasons', ['cancel-reasons'], 'reason');
   const [adding, setAdding] = useState(false);
   const [label, setLabel] = useState('');
-  const [alert, setAlert] = useState<string | null>(null);
+  const errors = useFormErrors(FIELDS);
   const columns: GridColDef<Row>[] = [
     { field: 'value', headerName: '#', type: 'number', width: 80 },
     { field: 'label', headerName: t('cancel_reason'), flex: 1, minWidth: 200, editable: true },
   ];
-  const submit = () => {
-    add.mutate({ label }, {
-      onSuccess: () => {
-        setAdding(false);
-        setLabel('');
-      },
-      onError: (error) => { setAlert(t(errorKey(error))); },
-    });
+  const submit = async () => {
+    await add.mutateAsync({ label });
+    setAdding(false);
+    setLabel('');
   };
   return (
     <>
@@ -48,11 +44,10 @@ export function CancelReasonsPage() {
         onDelete={(row) => remove.mutateAsync(row.id)}
       />
       {adding && (
-        <FormDialog title={t('add')} busy={add.isPending} onSubmit={submit} onClose={() => { setAdding(false); }}>
-          <TextField autoFocus fullWidth required label={t('cancel_reason')} value={label} onChange={(event) => { setLabel(event.target.value); }} sx={{ mt: 1 }} />
+        <FormDialog title={t('add')} busy={add.isPending} onSubmit={submit} errors={errors} onClose={() => { setAdding(false); errors.clear(); }}>
+          <TextField autoFocus fullWidth required label={t('cancel_reason')} value={label} onChange={(event) => { setLabel(event.target.value); errors.clear('label'); }} sx={{ mt: 1 }} {...errors.field('label')} />
         </FormDialog>
       )}
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </>
   );
 }

@@ -3,6 +3,7 @@ import { Grid, MenuItem, Stack, TextField } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSettings } from '../../api/settings';
+import { useFormErrors } from '../../hooks/use-form-errors';
 import { ChangeList, type Change } from './ChangeList';
 import { FormDialog } from './FormDialog';
 import { PairListEditor } from './PairListEditor';
@@ -23,6 +24,8 @@ const bodyOf = (carType: CarType): CarTypeBody => {
 
 const SCALARS = ['name', ...FARES, 'convenience_fee_type', 'extra_info'] as const;
 const LISTS = ['parcelTypes', 'options', 'cancelSlab'] as const;
+/** The fields a refusal can land on (the server names them as the body does); one about the image or a list is the form's. */
+const ERROR_FIELDS = SCALARS;
 const LIST_LABELS = { parcelTypes: 'parcel_type', options: 'parcel_option', cancelSlab: 'cancel_slab' } as const;
 const SCALAR_LABELS: Record<(typeof SCALARS)[number], string> = { name: 'car_type_name', base_fare: 'base_fare', rate_per_unit_distance: 'rate_per_unit_distance', rate_per_hour: 'rate_per_hour', min_fare: 'min_fare', convenience_fees: 'convenience_fees', convenience_fee_type: 'convenience_fee_type', extra_info: 'extra_info' };
 const listText = (items: readonly Record<string, string | number>[]): string => items.map((item) => Object.values(item).join(' ')).join('; ');
@@ -38,23 +41,28 @@ function changesOf(before: CarTypeBody, after: CarTypeBody, t: (key: string) => 
 }
 
 /** Adding or editing a car type: fares, image, and (delivery) parcel types and options, and the cancelSlab. */
-export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: CarType | null; busy: boolean; onSave: (body: CarTypeBody) => void; onClose: () => void }) {
+export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: CarType | null; busy: boolean; onSave: (body: CarTypeBody) => Promise<unknown>; onClose: () => void }) {
   const { t } = useTranslation();
   const { data: settings } = useSettings();
   const [body, setBody] = useState<CarTypeBody>(carType ? bodyOf(carType) : EMPTY);
-  const change = <K extends keyof CarTypeBody>(key: K, value: CarTypeBody[K]) => { setBody((current) => ({ ...current, [key]: value })); };
+  const errors = useFormErrors(ERROR_FIELDS);
+  const change = <K extends keyof CarTypeBody>(key: K, value: CarTypeBody[K]) => {
+    setBody((current) => ({ ...current, [key]: value }));
+    errors.clear(key);
+  };
   return (
     <FormDialog
       title={carType ? carType.name : t('add_car_type')}
       busy={busy}
-      onSubmit={() => { onSave(body); }}
+      onSubmit={() => onSave(body)}
+      errors={errors}
       onClose={onClose}
       maxWidth="sm"
       // An edit is confirmed before it is sent (issue 17); an add is not.
       confirmation={carType ? <ChangeList changes={changesOf(bodyOf(carType), body, t)} /> : undefined}
     >
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <TextField label={t('car_type_name')} required value={body.name} onChange={(event) => { change('name', event.target.value); }} />
+        <TextField label={t('car_type_name')} required value={body.name} onChange={(event) => { change('name', event.target.value); }} {...errors.field('name')} />
         <ImagePicker
           label={t('car_type_image')}
           image={body.image || null}
@@ -67,17 +75,17 @@ export function CarTypeDialog({ carType, busy, onSave, onClose }: { carType: Car
         <Grid container spacing={2}>
           {FARES.map((fare) => (
             <Grid key={fare} size={{ xs: 12, sm: 6 }}>
-              <TextField fullWidth label={t(fare)} type="number" required value={body[fare]} onChange={(event) => { change(fare, Number(event.target.value)); }} slotProps={{ htmlInput: { min: 0, step: 0.01 } }} />
+              <TextField fullWidth label={t(fare)} type="number" required value={body[fare]} onChange={(event) => { change(fare, Number(event.target.value)); }} slotProps={{ htmlInput: { min: 0, step: 0.01 } }} {...errors.field(fare)} />
             </Grid>
           ))}
           <Grid size={{ xs: 12, sm: 6 }}>
-            <TextField select fullWidth label={t('convenience_fee_type')} value={body.convenience_fee_type} onChange={(event) => { change('convenience_fee_type', event.target.value as CarTypeBody['convenience_fee_type']); }}>
+            <TextField select fullWidth label={t('convenience_fee_type')} value={body.convenience_fee_type} onChange={(event) => { change('convenience_fee_type', event.target.value as CarTypeBody['convenience_fee_type']); }} {...errors.field('convenience_fee_type')}>
               <MenuItem value="percentage">{t('fee_percentage')}</MenuItem>
               <MenuItem value="flat">{t('fee_flat')}</MenuItem>
             </TextField>
           </Grid>
         </Grid>
-        <TextField label={t('extra_info')} value={body.extra_info} onChange={(event) => { change('extra_info', event.target.value); }} />
+        <TextField label={t('extra_info')} value={body.extra_info} onChange={(event) => { change('extra_info', event.target.value); }} {...errors.field('extra_info')} />
         {settings?.appcat === 'delivery' && (
           <>
             <PairListEditor title={t('parcel_type')} items={body.parcelTypes} blank={{ description: '', amount: 0 }} fields={[{ key: 'description', label: t('description'), type: 'text' }, { key: 'amount', label: t('amount'), type: 'number' }]} onChange={(items) => { change('parcelTypes', items); }} />

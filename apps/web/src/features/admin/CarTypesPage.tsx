@@ -3,10 +3,8 @@ import { Box } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../components/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCarTypes } from '../../api/catalogue';
-import { errorKey } from '../../api/client';
 import { useMoney } from '../../hooks/use-money';
 import { CarTypeDialog, type CarTypeBody } from './CarTypeDialog';
 import { CrudTable } from './CrudTable';
@@ -18,7 +16,6 @@ export function CarTypesPage() {
   const carTypes = useCarTypes();
   const { add, edit, remove } = useCollection<CarType, CarTypeBody>('/api/cartypes', ['cartypes'], 'cartype');
   const [editing, setEditing] = useState<CarType | 'new' | null>(null);
-  const [alert, setAlert] = useState<string | null>(null);
   const fare = (field: 'base_fare' | 'rate_per_unit_distance' | 'rate_per_hour' | 'min_fare'): GridColDef<CarType> => ({ field, headerName: t(field), type: 'number', width: 130, valueFormatter: (value: number) => money(value) });
   const columns: GridColDef<CarType>[] = [
     { field: 'image', headerName: t('car_type_image'), width: 90, sortable: false, filterable: false, renderCell: ({ row }) => (row.image ? <Box component="img" src={row.image} alt="" sx={{ width: 56, height: 32, objectFit: 'contain', verticalAlign: 'middle' }} /> : null) },
@@ -31,10 +28,11 @@ export function CarTypesPage() {
     { field: 'convenience_fee_type', headerName: t('convenience_fee_type'), type: 'singleSelect', width: 130, valueOptions: [{ value: 'percentage', label: t('fee_percentage') }, { value: 'flat', label: t('fee_flat') }] },
     { field: 'extra_info', headerName: t('extra_info'), minWidth: 140, flex: 1 },
   ];
-  const save = (body: CarTypeBody) => {
-    const done = { onSuccess: () => { setEditing(null); }, onError: (error: unknown) => { setAlert(t(errorKey(error))); } };
-    if (editing === 'new') add.mutate(body, done);
-    else if (editing) edit.mutate({ id: editing.id, body }, done);
+  // A refusal is the dialog's to show on its field (issue 17).
+  const save = async (body: CarTypeBody) => {
+    if (editing === 'new') await add.mutateAsync(body);
+    else if (editing) await edit.mutateAsync({ id: editing.id, body });
+    setEditing(null);
   };
   return (
     <>
@@ -50,7 +48,6 @@ export function CarTypesPage() {
         onDelete={(row) => remove.mutateAsync(row.id)}
       />
       {editing && <CarTypeDialog carType={editing === 'new' ? null : editing} busy={add.isPending || edit.isPending} onSave={save} onClose={() => { setEditing(null); }} />}
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </>
   );
 }

@@ -6,7 +6,7 @@ import { DataGrid, GridActionsCellItem, type GridColDef, type GridColumnVisibili
 import { arSD, enUS, esES } from '@mui/x-data-grid/locales';
 import { useLayoutEffect, useRef, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../components/AlertDialog';
+import { useNotice } from '../../components/NoticeProvider';
 import { errorKey } from '../../api/client';
 import { useSettings } from '../../api/settings';
 import { ADMIN_TABLE_PAGE_SIZE, ADMIN_TABLE_PAGE_SIZES } from '../../config/ui-constants';
@@ -55,14 +55,14 @@ function useWidth() {
 
 /**
  * An admin table (issues 7 and 17): search, sort, paging, CSV export (not in demo mode), edit in
- * a dialog with a confirmation step, and delete with a confirmation; a refused change shows its
- * key in the Alert dialog and nothing changes. The actions stay in view: columns of little use
+ * a dialog with a confirmation step, and delete with a confirmation; a refused edit shows its key
+ * on the dialog's field, a refused delete in an error notice, and nothing changes. The actions stay in view: columns of little use
  * are hidden when the table is narrow (the grid's Columns menu shows them again).
  */
 export function CrudTable<Row extends GridValidRowModel & { id: string }>({ title, rows, columns, onUpdate, onDelete, onEdit, add, emptyText, pageSize = ADMIN_TABLE_PAGE_SIZE, exportName, lowValue = [], children }: Props<Row>) {
   const { t, i18n } = useTranslation();
   const { data: settings } = useSettings();
-  const [alert, setAlert] = useState<string | null>(null);
+  const notify = useNotice();
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [editing, setEditing] = useState<Row | null>(null);
   const [saving, setSaving] = useState(false);
@@ -95,18 +95,19 @@ export function CrudTable<Row extends GridValidRowModel & { id: string }>({ titl
       () => { setDeleting(null); },
       (error: unknown) => {
         setDeleting(null);
-        setAlert(t(errorKey(error)));
+        notify(t(errorKey(error)), 'error');
       },
     );
   };
+  // A refusal stays with the edit dialog, which shows it on its field.
   const save = (row: Row) => {
-    if (!onUpdate) return;
+    if (!onUpdate) return undefined;
     setSaving(true);
-    onUpdate(row)
-      .then(
-        () => { setEditing(null); },
-        (error: unknown) => { setAlert(t(errorKey(error))); },
-      )
+    return onUpdate(row)
+      .then(() => {
+        setEditing(null);
+        notify(t('updated'));
+      })
       .finally(() => { setSaving(false); });
   };
   return (
@@ -138,6 +139,8 @@ export function CrudTable<Row extends GridValidRowModel & { id: string }>({ titl
             initialState={{ pagination: { paginationModel: { pageSize } } }}
             localeText={{ ...GRID_TEXTS[i18n.language]?.components.MuiDataGrid.defaultProps.localeText, noRowsLabel: emptyText }}
             slotProps={{
+              // Issue 17: rows' shapes while the table loads, not an empty grid.
+              loadingOverlay: { variant: 'skeleton', noRowsVariant: 'skeleton' },
               toolbar: {
                 showQuickFilter: true,
                 printOptions: { disableToolbarButton: true },
@@ -161,7 +164,6 @@ export function CrudTable<Row extends GridValidRowModel & { id: string }>({ titl
           </Button>
         </DialogActions>
       </Dialog>
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </Container>
   );
 }

@@ -1,4 +1,4 @@
-import type { Notification } from '@rideway/contract';
+import type { Notification, SentNotification } from '@rideway/contract';
 import { NOTIFICATION_DEVICE_TYPES, NOTIFICATION_USER_TYPES } from '@rideway/domain';
 import { MenuItem, Stack, TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
@@ -14,7 +14,6 @@ import { FormDialog } from './FormDialog';
 
 const NOTIFICATIONS = ['notifications'] as const;
 
-type SentNotification = Notification & { recipients: number };
 type Draft = Pick<Notification, 'usertype' | 'devicetype' | 'title' | 'body'>;
 
 function ComposeDialog({ busy, onSend, onClose }: { busy: boolean; onSend: (draft: Draft) => void; onClose: () => void }) {
@@ -37,9 +36,17 @@ function ComposeDialog({ busy, onSend, onClose }: { busy: boolean; onSend: (draf
   );
 }
 
+type PerChannel = SentNotification['devices'];
+const CHANNELS = ['webpush', 'fcm', 'expo'] as const;
+
+/** "Web 3 · FCM 2 · Expo 1": devices of each kind (issue 19), in the list and its export. */
+const perChannel = (counts: PerChannel | undefined, t: (key: string) => string): string =>
+  CHANNELS.map((channel) => `${t(`channel_${channel}`)} ${String(counts?.[channel] ?? 0)}`).join(' · ');
+
 /**
  * Section 2 /notifications: compose a push message for riders, drivers or both, on one platform
- * or all; the list keeps what was sent and to how many people.
+ * or all; the list keeps what was sent, to how many people, and (issue 19) how many devices of
+ * each kind (browsers, FCM phones, Expo apps) it was addressed to and has reached so far.
  */
 export function NotificationsPage() {
   const { t } = useTranslation();
@@ -55,6 +62,8 @@ export function NotificationsPage() {
     { field: 'title', headerName: t('notification_title'), minWidth: 150, flex: 1 },
     { field: 'body', headerName: t('notification_body'), minWidth: 200, flex: 2 },
     { field: 'recipients', headerName: t('recipients'), type: 'number', width: 110 },
+    { field: 'devices', headerName: t('notification_devices'), width: 175, valueGetter: (_value: unknown, row: SentNotification) => perChannel(row.devices, t) },
+    { field: 'delivered', headerName: t('notification_delivered'), width: 175, valueGetter: (_value: unknown, row: SentNotification) => perChannel(row.delivered, t) },
   ];
   return (
     <>
@@ -64,6 +73,9 @@ export function NotificationsPage() {
         columns={columns}
         emptyText={t('no_data_available')}
         exportName="notifications"
+        // At laptop widths the message gives way first (the title names it), then the date: the
+        // audience, the devices addressed and reached, and the actions stay in view (issue 17, point 9).
+        lowValue={['body', 'createdAt', 'devicetype']}
         add={{ label: t('send_notification'), onClick: () => { setComposing(true); } }}
         onDelete={(row) => remove.mutateAsync(row.id)}
       />
@@ -75,7 +87,7 @@ export function NotificationsPage() {
             send.mutate(draft, {
               onSuccess: (sent) => {
                 setComposing(false);
-                setAlert(t('notification_sent', { count: sent.recipients }));
+                setAlert(t('notification_sent_devices', { count: sent.recipients, ...sent.devices }));
               },
               onError: (error) => { setAlert(t(errorKey(error))); },
             });

@@ -4,10 +4,10 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../components/AlertDialog';
 import { dateText } from '../../utils/date-text';
 import { useCollection } from '../../api/admin';
-import { api, errorKey } from '../../api/client';
+import { api } from '../../api/client';
+import { useFormErrors } from '../../hooks/use-form-errors';
 import { useMoney } from '../../hooks/use-money';
 import { CrudTable } from './CrudTable';
 import { FormDialog } from './FormDialog';
@@ -26,7 +26,10 @@ const endOfDay = (day: string): number => new Date(`${day}T23:59:59.999Z`).getTi
 
 const NUMBER_FIELDS = ['promo_discount_value', 'max_promo_discount_value', 'min_order', 'promo_usage_limit'] as const;
 
-function AddPromoDialog({ busy, onAdd, onClose }: { busy: boolean; onAdd: (promo: PromoBody) => void; onClose: () => void }) {
+/** The add form's fields; a refusal lands on the one the server names (issue 17). */
+const PROMO_FIELDS = ['promo_name', 'promo_description', 'promo_discount_type', ...NUMBER_FIELDS, 'promo_validity'] as const;
+
+function AddPromoDialog({ busy, onAdd, onClose }: { busy: boolean; onAdd: (promo: PromoBody) => Promise<unknown>; onClose: () => void }) {
   const { t } = useTranslation();
   const [draft, setDraft] = useState<Draft>(() => ({
     promo_name: '',
@@ -38,8 +41,12 @@ function AddPromoDialog({ busy, onAdd, onClose }: { busy: boolean; onAdd: (promo
     promo_validity: dayOf(Date.now() + PROMO_DEFAULT_VALIDITY_DAYS * DAY),
     promo_usage_limit: String(PROMO_DEFAULT_USAGE_LIMIT),
   }));
-  const set = (key: keyof Draft) => (event: { target: { value: string } }) => { setDraft({ ...draft, [key]: event.target.value }); };
-  const submit = () => {
+  const errors = useFormErrors(PROMO_FIELDS);
+  const set = (key: keyof Draft) => (event: { target: { value: string } }) => {
+    setDraft({ ...draft, [key]: event.target.value });
+    errors.clear(key);
+  };
+  const submit = () =>
     onAdd({
       promo_name: draft.promo_name,
       promo_description: draft.promo_description,
@@ -50,20 +57,19 @@ function AddPromoDialog({ busy, onAdd, onClose }: { busy: boolean; onAdd: (promo
       promo_validity: endOfDay(draft.promo_validity),
       promo_usage_limit: Number(draft.promo_usage_limit),
     });
-  };
   return (
-    <FormDialog title={t('add_promo')} busy={busy} onSubmit={submit} onClose={onClose}>
+    <FormDialog title={t('add_promo')} busy={busy} onSubmit={submit} errors={errors} onClose={onClose}>
       <Stack spacing={2} sx={{ pt: 1 }}>
-        <TextField autoFocus required label={t('promo_name')} value={draft.promo_name} onChange={set('promo_name')} slotProps={{ htmlInput: { maxLength: 50, style: { textTransform: 'uppercase' } } }} />
-        <TextField multiline label={t('promo_description')} value={draft.promo_description} onChange={set('promo_description')} />
-        <TextField select label={t('promo_discount_type')} value={draft.promo_discount_type} onChange={set('promo_discount_type')}>
+        <TextField autoFocus required label={t('promo_name')} value={draft.promo_name} onChange={set('promo_name')} {...errors.field('promo_name')} slotProps={{ htmlInput: { maxLength: 50, style: { textTransform: 'uppercase' } } }} />
+        <TextField multiline label={t('promo_description')} value={draft.promo_description} onChange={set('promo_description')} {...errors.field('promo_description')} />
+        <TextField select label={t('promo_discount_type')} value={draft.promo_discount_type} onChange={set('promo_discount_type')} {...errors.field('promo_discount_type')}>
           <MenuItem value="flat">{t('fee_flat')}</MenuItem>
           <MenuItem value="percentage">{t('fee_percentage')}</MenuItem>
         </TextField>
         {NUMBER_FIELDS.map((key) => (
-          <TextField key={key} required type="number" label={t(key)} value={draft[key]} onChange={set(key)} slotProps={{ htmlInput: { min: 0, step: key === 'promo_usage_limit' ? 1 : 0.01 } }} />
+          <TextField key={key} required type="number" label={t(key)} value={draft[key]} onChange={set(key)} {...errors.field(key)} slotProps={{ htmlInput: { min: 0, step: key === 'promo_usage_limit' ? 1 : 0.01 } }} />
         ))}
-        <TextField required type="date" label={t('promo_validity')} value={draft.promo_validity} onChange={set('promo_validity')} slotProps={{ inputLabel: { shrink: true } }} />
+        <TextField required type="date" label={t('promo_validity')} value={draft.promo_validity} onChange={set('promo_validity')} {...errors.field('promo_validity')} slotProps={{ inputLabel: { shrink: true } }} />
       </Stack>
     </FormDialog>
   );
@@ -76,7 +82,6 @@ export function PromosPage() {
   const promos = useQuery({ queryKey: PROMOS, queryFn: async () => (await api<{ promos: Promo[] }>('/api/promos')).promos });
   const { add, edit, remove } = useCollection<Promo, PromoBody>('/api/promos', PROMOS, 'promo');
   const [adding, setAdding] = useState(false);
-  const [alert, setAlert] = useState<string | null>(null);
   const columns: GridColDef<Promo>[] = [
     { field: 'promo_name', headerName: t('promo_name'), editable: true, minWidth: 130, flex: 1 },
     { field: 'promo_description', headerName: t('promo_description'), editable: true, minWidth: 160, flex: 1 },
@@ -108,12 +113,12 @@ export function PromosPage() {
         <AddPromoDialog
           busy={add.isPending}
           onClose={() => { setAdding(false); }}
-          onAdd={(promo) => {
-            add.mutate(promo, { onSuccess: () => { setAdding(false); }, onError: (error) => { setAlert(t(errorKey(error))); } });
+          onAdd={async (promo) => {
+            await add.mutateAsync(promo);
+            setAdding(false);
           }}
         />
       )}
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import type { GridColDef } from '@mui/x-data-grid';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { ApiError } from '../../api/client';
 import { RowEditDialog } from './RowEditDialog';
 
 type Rider = { id: string; firstName: string; approved: boolean; carType: string; limit: number; walletBalance: number };
@@ -53,6 +54,27 @@ describe('editing a table row in a dialog, confirmed before it is sent (issue 17
     await user.click(screen.getByRole('button', { name: 'save' }));
     await user.click(screen.getByRole('button', { name: 'confirm' }));
     expect(onSave).toHaveBeenCalledWith({ ...row, firstName: 'Anne', approved: false, carType: 'Comfort', limit: 50 });
+  });
+
+  it("returns from the confirmation to the fields with a refusal on its field, or on the form when it names none (issue 17)", async () => {
+    const onSave = vi.fn<(edited: Rider) => Promise<unknown>>()
+      .mockRejectedValueOnce(new ApiError(400, 'validation_error', 'x', 'limit'))
+      .mockRejectedValueOnce(new ApiError(403, 'demo_mode', 'x'));
+    render(<RowEditDialog row={row} columns={columns} busy={false} onSave={onSave} onClose={vi.fn()} />);
+    const user = userEvent.setup();
+    await user.clear(screen.getByLabelText(/^Limit/));
+    await user.type(screen.getByLabelText(/^Limit/), '-5');
+    await user.click(screen.getByRole('button', { name: 'save' }));
+    await user.click(screen.getByRole('button', { name: 'confirm' }));
+    const limit = screen.getByLabelText(/^Limit/);
+    expect(await screen.findByText('validation_error')).toBeTruthy();
+    expect(limit.getAttribute('aria-invalid')).toBe('true');
+    expect(limit).toHaveProperty('value', '-5');
+    expect(screen.queryByRole('table', { name: 'confirm_changes' })).toBeNull();
+    await user.click(screen.getByRole('button', { name: 'save' }));
+    await user.click(screen.getByRole('button', { name: 'confirm' }));
+    expect((await screen.findByTestId('form-error')).textContent).toBe('demo_mode');
+    expect(onSave).toHaveBeenCalledTimes(2);
   });
 
   it('closes without sending when nothing changed', async () => {

@@ -142,6 +142,11 @@ export default function ServiceAreaMap({ value, onChange, label }: Props) {
       buttonTitles: { drawPolyButton: t('area_draw_polygon'), editButton: t('area_edit'), dragButton: t('area_drag'), deleteButton: t('area_delete') },
     };
     map.current?.pm.setLang(GEOMAN_LANGUAGE, texts, 'en');
+    // setLang rebuilds the toolbar. Geoman titles each button's box, not the link inside it, so a
+    // screen reader would meet nameless links (axe: link-name): each link is named by its title.
+    element.current?.querySelectorAll<HTMLElement>('.button-container[title]').forEach((container) => {
+      container.querySelector('.leaflet-buttons-control-button')?.setAttribute('aria-label', container.title);
+    });
   }, [t, i18n.language]);
 
   return <Box ref={element} role="region" aria-label={label} data-areas={value.length} sx={{ height: { xs: 320, md: 420 }, borderRadius: 1, overflow: 'hidden', zIndex: 0 }} />;

@@ -3,9 +3,12 @@ import { Box, Button, Container, FormControlLabel, Grid, MenuItem, Paper, Stack,
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../components/AlertDialog';
-import { api, errorKey } from '../../api/client';
+import { FormError } from '../../components/FormError';
+import { useNotice } from '../../components/NoticeProvider';
+import { FormSkeleton } from '../../components/Skeletons';
+import { api } from '../../api/client';
 import { SETTINGS, useSettings } from '../../api/settings';
+import { useFormErrors } from '../../hooks/use-form-errors';
 import { ServiceAreaSection } from './ServiceAreaSection';
 
 type Field = keyof Settings;
@@ -19,6 +22,9 @@ const GROUPS: { title: string; fields: Field[] }[] = [
   { title: 'settings_links', fields: ['FacebookHandle', 'TwitterHandle', 'InstagramHandle', 'AppleStoreLink', 'PlayStoreLink'] },
 ];
 
+/** The fields a refusal can land on (issue 17); one about the service area is the form's. */
+const ERROR_FIELDS = GROUPS.flatMap((group) => group.fields);
+
 // Section 5: bonus and driver radius take numbers of 0 or more; anything else empties the field.
 const NUMBER = /^\d*\.?\d*$/;
 
@@ -28,28 +34,39 @@ const draftOf = (settings: Settings): Draft => Object.fromEntries(Object.entries
 
 /** Section 2 /settings: every setting, saved together; the server answers section 5's keys. */
 export function SettingsPage() {
+  const { t } = useTranslation();
   const { data: settings } = useSettings();
   // The admin's settings carry every field; the public subset would not fill the form.
-  return settings?.autoDispatch === undefined ? null : <SettingsForm settings={settings as Settings} />;
+  if (settings?.autoDispatch !== undefined) return <SettingsForm settings={settings as Settings} />;
+  return (
+    <Container maxWidth="md" sx={{ py: 3 }}>
+      <Typography variant="h5" component="h1" gutterBottom>
+        {t('menu_settings')}
+      </Typography>
+      <FormSkeleton fields={6} />
+    </Container>
+  );
 }
 
 function SettingsForm({ settings }: { settings: Settings }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => draftOf(settings));
-  const [alert, setAlert] = useState<string | null>(null);
+  const notify = useNotice();
+  const errors = useFormErrors(ERROR_FIELDS);
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) => api<{ settings: Settings }>('/api/settings', { method: 'PATCH', body }),
     onSuccess: ({ settings: saved }) => {
       // The saved settings, over what the server adds from its configuration (the map tiles).
       queryClient.setQueryData(SETTINGS, (before: object | undefined) => ({ ...before, ...saved }));
       setDraft(draftOf(saved));
-      setAlert(t('updated'));
+      notify(t('updated'));
     },
-    onError: (error) => { setAlert(t(errorKey(error))); },
+    onError: errors.show,
   });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
+    errors.clear();
     const stored = draftOf(settings);
     const changed = Object.fromEntries(
       (Object.keys(draft) as Field[])
@@ -61,11 +78,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
   const input = (field: Field) => {
     const value = draft[field];
     if (typeof value === 'boolean') {
-      return <FormControlLabel control={<Switch checked={value} onChange={(event) => { setDraft({ ...draft, [field]: event.target.checked }); }} />} label={t(`setting_${field}`)} />;
+      return <FormControlLabel control={<Switch checked={value} onChange={(event) => { setDraft({ ...draft, [field]: event.target.checked }); errors.clear(field); }} />} label={t(`setting_${field}`)} />;
     }
     if (field === 'appcat') {
       return (
-        <TextField select fullWidth label={t('setting_appcat')} value={value} onChange={(event) => { setDraft({ ...draft, appcat: event.target.value }); }}>
+        <TextField select fullWidth label={t('setting_appcat')} value={value} onChange={(event) => { setDraft({ ...draft, appcat: event.target.value }); errors.clear(field); }} {...errors.field(field)}>
           <MenuItem value="taxi">{t('appcat_taxi')}</MenuItem>
           <MenuItem value="delivery">{t('appcat_delivery')}</MenuItem>
         </TextField>
@@ -78,7 +95,11 @@ function SettingsForm({ settings }: { settings: Settings }) {
         label={t(`setting_${field}`)}
         value={value}
         inputMode={numeric ? 'decimal' : undefined}
-        onChange={(event) => { setDraft({ ...draft, [field]: numeric && !NUMBER.test(event.target.value) ? '' : event.target.value }); }}
+        onChange={(event) => {
+          setDraft({ ...draft, [field]: numeric && !NUMBER.test(event.target.value) ? '' : event.target.value });
+          errors.clear(field);
+        }}
+        {...errors.field(field)}
       />
     );
   };
@@ -103,13 +124,13 @@ function SettingsForm({ settings }: { settings: Settings }) {
           </Paper>
         ))}
         <ServiceAreaSection value={draft.serviceArea} onChange={(serviceArea) => { setDraft((current) => ({ ...current, serviceArea })); }} />
+        <FormError message={errors.formError} />
         <Box>
-          <Button type="submit" variant="contained" size="large" disabled={save.isPending}>
+          <Button type="submit" variant="contained" size="large" loading={save.isPending}>
             {t('save')}
           </Button>
         </Box>
       </Stack>
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </Container>
   );
 }

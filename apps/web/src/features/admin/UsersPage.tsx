@@ -3,11 +3,10 @@ import { MenuItem, Stack, TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../components/AlertDialog';
 import { useCollection } from '../../api/admin';
 import { useCarTypes } from '../../api/catalogue';
-import { errorKey } from '../../api/client';
 import { useMe } from '../../api/session';
+import { useFormErrors } from '../../hooks/use-form-errors';
 import { useUsers, type ListedType } from '../../api/users';
 import { useMoney } from '../../hooks/use-money';
 import { CrudTable } from './CrudTable';
@@ -18,22 +17,29 @@ type NewUser = { firstName: string; lastName: string; email: string; mobile: str
 type UserEdit = { firstName?: string; lastName?: string; email?: string; mobile?: string; approved?: boolean; carType?: string; vehicleNumber?: string };
 
 const TITLES: Record<ListedType, string> = { rider: 'menu_riders', driver: 'menu_drivers', fleetadmin: 'menu_fleetadmins' };
+/** The add form's fields a refusal can land on (issue 17); user_exists names none of them and is the form's. */
+const ADD_FIELDS = ['firstName', 'lastName', 'email', 'mobile', 'password', 'carType', 'vehicleNumber', 'fleetadmin'] as const;
 
-function AddUserDialog({ usertype, busy, onAdd, onClose }: { usertype: ListedType; busy: boolean; onAdd: (user: NewUser) => void; onClose: () => void }) {
+function AddUserDialog({ usertype, busy, onAdd, onClose }: { usertype: ListedType; busy: boolean; onAdd: (user: NewUser) => Promise<unknown>; onClose: () => void }) {
   const { t } = useTranslation();
   const carTypes = useCarTypes();
   const { data: me } = useMe();
   const fleets = useUsers('fleetadmin', usertype === 'driver' && me?.usertype === 'admin');
-  const [user, setUser] = useState<NewUser>({ firstName: '', lastName: '', email: '', mobile: '', usertype, password: '', ...(usertype === 'driver' ? { carType: '', vehicleNumber: '' } : {}) });
+  const [user, setUserState] = useState<NewUser>({ firstName: '', lastName: '', email: '', mobile: '', usertype, password: '', ...(usertype === 'driver' ? { carType: '', vehicleNumber: '' } : {}) });
+  const errors = useFormErrors(ADD_FIELDS);
+  const setUser = (next: NewUser, changed: (typeof ADD_FIELDS)[number]) => {
+    setUserState(next);
+    errors.clear(changed);
+  };
   const field = (key: 'firstName' | 'lastName' | 'email' | 'mobile' | 'password' | 'vehicleNumber', label: string, type = 'text') => (
-    <TextField label={label} type={type} required={key !== 'password'} value={user[key] ?? ''} onChange={(event) => { setUser({ ...user, [key]: event.target.value }); }} />
+    <TextField label={label} type={type} required={key !== 'password'} value={user[key] ?? ''} onChange={(event) => { setUser({ ...user, [key]: event.target.value }, key); }} {...errors.field(key)} />
   );
   const submit = () => {
     const { password, ...rest } = user;
-    onAdd(password ? { ...rest, password } : rest);
+    return onAdd(password ? { ...rest, password } : rest);
   };
   return (
-    <FormDialog title={t('add_user')} busy={busy} onSubmit={submit} onClose={onClose}>
+    <FormDialog title={t('add_user')} busy={busy} onSubmit={submit} errors={errors} onClose={onClose}>
       <Stack spacing={2} sx={{ pt: 1 }}>
         {field('firstName', t('firstName'))}
         {field('lastName', t('lastName'))}
@@ -42,12 +48,12 @@ function AddUserDialog({ usertype, busy, onAdd, onClose }: { usertype: ListedTyp
         {field('password', t('password'), 'password')}
         {usertype === 'driver' && (
           <>
-            <TextField select required label={t('vehicle_type')} value={user.carType ?? ''} onChange={(event) => { setUser({ ...user, carType: event.target.value }); }}>
+            <TextField select required label={t('vehicle_type')} value={user.carType ?? ''} onChange={(event) => { setUser({ ...user, carType: event.target.value }, 'carType'); }} {...errors.field('carType')}>
               {(carTypes.data ?? []).map((carType) => <MenuItem key={carType.id} value={carType.name}>{carType.name}</MenuItem>)}
             </TextField>
             {field('vehicleNumber', t('vehicle_number'))}
             {me?.usertype === 'admin' && (
-              <TextField select label={t('fleet_admin')} value={user.fleetadmin ?? ''} onChange={(event) => { setUser({ ...user, fleetadmin: event.target.value || null }); }}>
+              <TextField select label={t('fleet_admin')} value={user.fleetadmin ?? ''} onChange={(event) => { setUser({ ...user, fleetadmin: event.target.value || null }, 'fleetadmin'); }} {...errors.field('fleetadmin')}>
                 <MenuItem value="">{t('no_fleet')}</MenuItem>
                 {(fleets.data ?? []).map((fleet) => <MenuItem key={fleet.id} value={fleet.id}>{`${fleet.firstName} ${fleet.lastName}`}</MenuItem>)}
               </TextField>
@@ -70,7 +76,6 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
   const users = useUsers(usertype);
   const { add, edit, remove } = useCollection<User, NewUser & UserEdit>('/api/users', ['users'], 'user');
   const [adding, setAdding] = useState(false);
-  const [alert, setAlert] = useState<string | null>(null);
   const { data: me } = useMe();
   // A fleet admin edits its drivers' names and vehicles; contacts and approval are an admin's (the server says so too).
   const admin = me?.usertype === 'admin';
@@ -116,10 +121,12 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
           usertype={usertype}
           busy={add.isPending}
           onClose={() => { setAdding(false); }}
-          onAdd={(user) => { add.mutate(user, { onSuccess: () => { setAdding(false); }, onError: (error) => { setAlert(t(errorKey(error))); } }); }}
+          onAdd={async (user) => {
+            await add.mutateAsync(user);
+            setAdding(false);
+          }}
         />
       )}
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </>
   );
 }

@@ -8,7 +8,7 @@ import { GridActionsCellItem } from '@mui/x-data-grid';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertDialog } from '../../components/AlertDialog';
+import { useNotice } from '../../components/NoticeProvider';
 import { api, errorKey } from '../../api/client';
 import { useWithdraws, WITHDRAWS } from '../../api/wallet';
 import { useDates } from '../../hooks/use-dates';
@@ -38,7 +38,7 @@ function DecisionDialog({ deciding, busy, onConfirm, onClose }: { deciding: Deci
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>{t('cancel')}</Button>
-        <Button variant="contained" color={decision === 'process' ? 'primary' : 'error'} disabled={busy} onClick={onConfirm}>
+        <Button variant="contained" color={decision === 'process' ? 'primary' : 'error'} loading={busy} onClick={onConfirm}>
           {t(decision)}
         </Button>
       </DialogActions>
@@ -57,7 +57,7 @@ export function WithdrawsPage() {
   const dates = useDates();
   const queryClient = useQueryClient();
   const withdraws = useWithdraws();
-  const [alert, setAlert] = useState<string | null>(null);
+  const notify = useNotice();
   const [deciding, setDeciding] = useState<Deciding | null>(null);
   const decide = useMutation({
     mutationFn: ({ withdraw, decision }: Deciding) => api<{ withdraw: Withdraw }>(`/api/withdraws/${withdraw.id}/${PATHS[decision]}`, { method: 'POST', body: {} }),
@@ -65,7 +65,8 @@ export function WithdrawsPage() {
       setDeciding(null);
       return queryClient.invalidateQueries({ queryKey: WITHDRAWS });
     },
-    onError: (error) => { setAlert(t(errorKey(error))); },
+    // The decision is an action on a row, not a form: its refusal is an error notice (issue 17).
+    onError: (error) => { notify(t(errorKey(error)), 'error'); },
   });
   const date = (value: number | null) => dates.dateTime(value);
   const columns: GridColDef<Withdraw>[] = [
@@ -100,7 +101,6 @@ export function WithdrawsPage() {
     <>
       <CrudTable title={t('menu_withdraws')} rows={withdraws.data} columns={columns} emptyText={t('no_withdraws_available')} exportName="withdraws" lowValue={['procesDate', 'bankName', 'date']} />
       {deciding && <DecisionDialog deciding={deciding} busy={decide.isPending} onConfirm={() => { decide.mutate(deciding); }} onClose={() => { setDeciding(null); }} />}
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
     </>
   );
 }

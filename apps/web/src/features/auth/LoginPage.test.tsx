@@ -1,5 +1,5 @@
 import type { UserType } from '@rideway/domain';
-import { render, screen, within } from '@testing-library/react';
+import { render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it } from 'vitest';
@@ -38,11 +38,20 @@ describe('sign-in lands each role on its home (section 2)', () => {
     expect(calls.find((call) => call.path === '/api/auth/login')?.body).toEqual({ email: 'ann@example.com', password: 'secret1' });
   });
 
-  it('stays on the login page and shows the refusal\'s key', async () => {
+  it('stays on the login page and shows the refusal\'s key in the form, not in a dialog (issue 17)', async () => {
     const { router } = await signIn(refusal(401, 'login_error'));
-    const alert = await screen.findByRole('dialog', { name: 'alert' });
-    expect(within(alert).getByText('login_error')).toBeTruthy();
+    expect((await screen.findByTestId('form-error')).textContent).toBe('login_error');
+    expect(screen.queryByRole('dialog')).toBeNull();
     expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('shows a refusal the server ties to the email on the email field', async () => {
+    await signIn(refusal(400, 'login_validate_error', 'email'));
+    const email = screen.getByLabelText(/^email/);
+    expect(await screen.findByText('login_validate_error')).toBeTruthy();
+    expect(email.getAttribute('aria-invalid')).toBe('true');
+    expect(email.getAttribute('aria-describedby')).toContain(screen.getByText('login_validate_error').id);
+    expect(screen.getByLabelText(/^password/).getAttribute('aria-invalid')).toBe('false');
   });
 });
 

@@ -1,15 +1,16 @@
 import type { User } from '@rideway/contract';
 import FacebookIcon from '@mui/icons-material/Facebook';
-import { Box, Button, Divider, Link, Stack, Tab, Tabs, TextField } from '@mui/material';
+import { Alert, Box, Button, Divider, Link, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router';
-import { AlertDialog } from '../../components/AlertDialog';
 import { FormCard } from '../../components/FormCard';
-import { api, errorKey } from '../../api/client';
+import { FormError } from '../../components/FormError';
+import { api } from '../../api/client';
 import { useLogin } from '../../api/session';
 import { useSettings } from '../../api/settings';
+import { useFormErrors } from '../../hooks/use-form-errors';
 import { pathAfterLogin } from '../../utils/return-path';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { PhoneSignIn } from './PhoneSignIn';
@@ -26,7 +27,9 @@ function arrivalMessage(params: URLSearchParams): string | null {
   return verified === '1' ? 'email_verified' : 'link_expired';
 }
 
-/** Section 2's login screen. */
+const FIELDS = ['email', 'password'] as const;
+
+/** Section 2's login screen; a refusal shows on its field, or above the button when it is no one field's (issue 17). */
 export function LoginPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -37,20 +40,24 @@ export function LoginPage() {
   const [password, setPassword] = useState('');
   const [forgotOpen, setForgotOpen] = useState(false);
   const [params] = useSearchParams();
-  const [alert, setAlert] = useState<string | null>(() => {
-    const key = arrivalMessage(params);
-    return key ? t(key) : null;
-  });
+  const [arrival, setArrival] = useState(() => arrivalMessage(params));
+  const errors = useFormErrors(FIELDS);
   const methods = useQuery({ queryKey: ['sign-in-methods'], queryFn: () => api<{ facebook: boolean }>('/api/auth/methods') });
   // Back to the page that sent here (?next=, a path of this site only), else section 2's home for the role.
   const signedIn = (user: User) => { void navigate(pathAfterLogin(params.get('next'), user.usertype, window.location.origin), { replace: true }); };
-  const failed = (error: unknown) => { setAlert(t(errorKey(error))); };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    login.mutate({ email, password }, { onSuccess: ({ user }) => { signedIn(user); }, onError: failed });
+    errors.clear();
+    setArrival(null);
+    login.mutate({ email, password }, { onSuccess: ({ user }) => { signedIn(user); }, onError: errors.show });
   };
   return (
     <FormCard title={t('sign_in')} width="xs">
+      {arrival && (
+        <Alert severity={arrival === 'email_verified' ? 'success' : 'error'} onClose={() => { setArrival(null); }} sx={{ mb: 2 }} data-testid="arrival">
+          {t(arrival)}
+        </Alert>
+      )}
       {settings?.MobileLoginEnabled && (
         <Tabs value={tab} onChange={(_event, next: 'email' | 'phone') => { setTab(next); }} sx={{ mb: 2 }}>
           <Tab value="email" label={t('email')} />
@@ -59,14 +66,15 @@ export function LoginPage() {
       )}
       {tab === 'email' ? (
         <Stack component="form" spacing={2} onSubmit={submit}>
-          <TextField label={t('email')} type="email" value={email} onChange={(event) => { setEmail(event.target.value); }} required autoComplete="email" />
-          <TextField label={t('password')} type="password" value={password} onChange={(event) => { setPassword(event.target.value); }} required autoComplete="current-password" />
-          <Button type="submit" variant="contained" size="large" disabled={login.isPending}>
+          <TextField label={t('email')} type="email" value={email} onChange={(event) => { setEmail(event.target.value); errors.clear('email'); }} required autoComplete="email" {...errors.field('email')} />
+          <TextField label={t('password')} type="password" value={password} onChange={(event) => { setPassword(event.target.value); errors.clear('password'); }} required autoComplete="current-password" {...errors.field('password')} />
+          <FormError message={errors.formError} />
+          <Button type="submit" variant="contained" size="large" loading={login.isPending}>
             {t('sign_in')}
           </Button>
         </Stack>
       ) : (
-        <PhoneSignIn onSignedIn={signedIn} onError={failed} />
+        <PhoneSignIn onSignedIn={signedIn} />
       )}
       {settings?.FacebookLoginEnabled && methods.data?.facebook && (
         <>
@@ -84,8 +92,7 @@ export function LoginPage() {
           {t('register')}
         </Button>
       </Box>
-      <ForgotPasswordDialog open={forgotOpen} onClose={() => { setForgotOpen(false); }} onDone={(message) => { setForgotOpen(false); setAlert(message); }} />
-      <AlertDialog message={alert} onClose={() => { setAlert(null); }} />
+      <ForgotPasswordDialog open={forgotOpen} onClose={() => { setForgotOpen(false); }} />
     </FormCard>
   );
 }

@@ -5,19 +5,29 @@ import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ME } from '../../api/session';
+import { FormError } from '../../components/FormError';
 import { PhoneField, usePhoneNumber } from '../../components/PhoneField';
+import { useFormErrors } from '../../hooks/use-form-errors';
 
-/** The phone tab: the number (its country the settings' until another is picked), then the code, then verify; cancel starts over. */
-export function PhoneSignIn({ onSignedIn, onError }: { onSignedIn: (user: User) => void; onError: (error: unknown) => void }) {
+const FIELDS = ['mobile', 'otp'] as const;
+
+/**
+ * The phone tab: the number (its country the settings' until another is picked), then the code,
+ * then verify; cancel starts over. A refusal shows on the number or the code (issue 17).
+ */
+export function PhoneSignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const phone = usePhoneNumber();
   const [otp, setOtp] = useState('');
   const [verificationId, setVerificationId] = useState<string | null>(null);
+  const errors = useFormErrors(FIELDS);
+  const onError = errors.show;
   const request = useMutation({ mutationFn: () => api<{ verificationId: string }>('/api/auth/otp/request', { method: 'POST', body: { mobile: phone.mobile } }) });
   const verify = useMutation({ mutationFn: (id: string) => api<{ user: User }>('/api/auth/otp/verify', { method: 'POST', body: { verificationId: id, otp } }) });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
+    errors.clear();
     if (verificationId === null) {
       request.mutate(undefined, { onSuccess: (answer) => { setVerificationId(answer.verificationId); }, onError });
       return;
@@ -32,13 +42,14 @@ export function PhoneSignIn({ onSignedIn, onError }: { onSignedIn: (user: User) 
   };
   return (
     <Stack component="form" spacing={2} onSubmit={submit}>
-      <PhoneField phone={phone} disabled={verificationId !== null} required />
-      {verificationId !== null && <TextField label={t('otp')} value={otp} onChange={(event) => { setOtp(event.target.value); }} required autoFocus inputMode="numeric" autoComplete="one-time-code" />}
-      <Button type="submit" variant="contained" size="large" disabled={request.isPending || verify.isPending}>
+      <PhoneField phone={phone} disabled={verificationId !== null} required errorProps={errors.field('mobile')} onTyped={() => { errors.clear('mobile'); }} />
+      {verificationId !== null && <TextField label={t('otp')} value={otp} onChange={(event) => { setOtp(event.target.value); errors.clear('otp'); }} required autoFocus inputMode="numeric" autoComplete="one-time-code" {...errors.field('otp')} />}
+      <FormError message={errors.formError} />
+      <Button type="submit" variant="contained" size="large" loading={request.isPending || verify.isPending}>
         {verificationId === null ? t('send_code') : t('verify')}
       </Button>
       {verificationId !== null && (
-        <Button onClick={() => { setVerificationId(null); setOtp(''); }}>{t('cancel')}</Button>
+        <Button onClick={() => { setVerificationId(null); setOtp(''); errors.clear(); }}>{t('cancel')}</Button>
       )}
     </Stack>
   );

@@ -61,7 +61,7 @@ export function ResetPasswordPage() {
           error={Boolean(shown)}
           helperText={shown ?? ' '}
         />
-        <Button type="submit" variant="contained" size="large" disabled={confirm.isPending}>
+        <Button type="submit" variant="contained" size="large" loading={confirm.isPending}>
           {t('reset')}
         </Button>
       </Stack>

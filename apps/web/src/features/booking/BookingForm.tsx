@@ -1,11 +1,12 @@
 import type { User } from '@rideway/contract';
 import { fromDateTimeLocal, toDateTimeLocal, type Place } from '@rideway/domain';
-import { Button, FormControl, InputLabel, MenuItem, Paper, Select, Stack, TextField, Typography } from '@mui/material';
+import { Button, FormControl, InputLabel, MenuItem, Paper, Select, Stack, Typography } from '@mui/material';
 import { lazy, Suspense, useCallback, useId, useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { AlertDialog, type AlertAction } from '../../components/AlertDialog';
 import { errorKey } from '../../api/client';
+import { useCarTypeEstimates } from '../../api/bookings';
 import { useCarTypes } from '../../api/catalogue';
 import { useSettings } from '../../api/settings';
 import { CarTypeSelect } from '../../components/CarTypeSelect';
@@ -15,13 +16,12 @@ import { PaymentDialog } from '../../components/PaymentDialog';
 import { PlaceSearch } from './PlaceSearch';
 import { outsideServiceArea, ServiceAreaNotice } from './ServiceAreaNotice';
 import { UserSelect } from '../../components/UserSelect';
+import { useMoney } from '../../hooks/use-money';
+import { TripTimeField } from './TripTimeField';
 import { useBookFlow } from './use-book-flow';
 
 // Leaflet loads with the map, not with the landing page.
 const BookingMap = lazy(() => import('./BookingMap'));
-
-/** The browser's own time zone: the trip time field names the operator's when they differ. */
-const BROWSER_ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone;
 
 /**
  * Section 2's booking forms and the book flow's dialogs (section 4): the rider's on the home page,
@@ -53,6 +53,15 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
     );
   }, [t, navigate]);
   const failedCall = useCallback((error: unknown) => { failed(errorKey(error)); }, [failed]);
+  // Issue 17, point 4: every car type's price once both places are set, for those who may book
+  // (place search and estimates are behind sign-in, section 7).
+  const money = useMoney();
+  const mayBook = me?.usertype === 'rider' || me?.usertype === 'admin';
+  const estimates = useCarTypeEstimates(pickup, drop, mayBook && !outsideServiceArea(pickup, settings));
+  const prices = estimates.data ? new Map(estimates.data.estimates.map((row) => [row.carType, money(row.estimateFare)])) : undefined;
+  // A pickup outside the service area is already said under the pickup (ServiceAreaNotice).
+  const pricesError = estimates.isError && errorKey(estimates.error) !== 'outside_service_area' ? t(errorKey(estimates.error)) : undefined;
+  const pricesNote = !mayBook || !pickup || !drop ? undefined : estimates.isFetching ? t('car_prices_loading') : pricesError;
   const flow = useBookFlow({ form, user: me, carTypes: carTypes.data ?? [], delivery: settings?.appcat === 'delivery', onFailure: failed });
   const { state } = flow;
 
@@ -67,7 +76,9 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
   };
   const title = form === 'admin' ? t('book_for_rider') : t('book_a_ride');
   return (
-    <Paper component="form" onSubmit={submit} aria-label={title} sx={{ p: { xs: 2, md: 3 }, color: 'text.primary' }}>
+    // noValidate: the trip time's `min` shows the earliest time in the picker, while Book's refusals
+    // stay section 8's Alert dialog (the browser's own bubble would stop the submit silently).
+    <Paper component="form" noValidate onSubmit={submit} aria-label={title} sx={{ p: { xs: 2, md: 3 }, color: 'text.primary' }}>
       <Typography variant="h6" component={form === 'admin' ? 'h1' : 'h2'} sx={{ mb: 2 }}>
         {title}
       </Typography>
@@ -81,8 +92,9 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
             <BookingMap pickup={pickup} drop={drop} onPickup={setPickup} onDrop={setDrop} onError={failedCall} />
           </Suspense>
         )}
-        <CarTypeSelect carTypes={carTypes.data ?? []} value={carType} onChange={setCarType} />
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+        <CarTypeSelect carTypes={carTypes.data ?? []} value={carType} onChange={setCarType} prices={prices} note={pricesNote} />
+        {/* One above the other: the form is about 400 px wide beside the hero, too narrow for the date-time's value and rule beside the type. */}
+        <Stack spacing={2}>
           <FormControl fullWidth>
             <InputLabel id={bookingTypeLabel}>{t('booking_type')}</InputLabel>
             <Select labelId={bookingTypeLabel} label={t('booking_type')} value={bookLater ? 'later' : 'now'} onChange={(event) => { setBookLater(event.target.value === 'later'); }}>
@@ -90,19 +102,9 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
               <MenuItem value="later">{t('book_later')}</MenuItem>
             </Select>
           </FormControl>
-          {bookLater && (
-            <TextField
-              fullWidth
-              type="datetime-local"
-              label={t('trip_date')}
-              value={tripdateText}
-              onChange={(event) => { setTripdate(event.target.value); }}
-              helperText={zone && zone !== BROWSER_ZONE ? t('trip_time_zone', { zone }) : undefined}
-              slotProps={{ inputLabel: { shrink: true } }}
-            />
-          )}
+          {bookLater && <TripTimeField value={tripdateText} onChange={setTripdate} zone={zone} changed={tripdate !== null} />}
         </Stack>
-        <Button type="submit" variant="contained" size="large" disabled={flow.busy}>
+        <Button type="submit" variant="contained" size="large" loading={flow.busy}>
           {t('book')}
         </Button>
       </Stack>

@@ -32,7 +32,9 @@ const tuple = ({ lat, lng }: LatLng): L.LatLngTuple => [lat, lng];
 function showPlaces(map: L.Map, pickup: LatLng | null, drop: LatLng | null, route: readonly LatLng[], tilesUnavailable = false): void {
   const shown = [pickup, drop, ...route].filter((place): place is LatLng => place !== null);
   if (shown.length > 1) map.fitBounds(L.latLngBounds(shown.map(tuple)), fitAround(tilesUnavailable));
-  else if (shown[0]) map.setView(tuple(shown[0]), Math.max(map.getZoom(), PLACE_ZOOM));
+  // A map given its first view here has no zoom yet (getZoom() is undefined, and Math.max of it
+  // NaN, which makes the tiles throw "an infinite number of tiles").
+  else if (shown[0]) map.setView(tuple(shown[0]), Number.isFinite(map.getZoom()) ? Math.max(map.getZoom(), PLACE_ZOOM) : PLACE_ZOOM);
   else map.setView(WORLD.centre, WORLD.zoom);
 }
 

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { errorKey } from '../../api/client';
 import { requestEstimate, useCreateBooking } from '../../api/bookings';
 import { requestPromoCheck } from '../../api/promo-check';
+import { enableWebPush } from '../../api/push';
 import type { Choices } from './ChoiceDialog';
 import type { BookingTerms } from './use-booking-terms';
 
@@ -62,7 +63,11 @@ export function useBookFlow(context: { form: 'rider' | 'admin'; user: { usertype
       create.mutate(
         { pickup: fields.pickup, drop: fields.drop, carType: fields.carType, bookLater: fields.bookLater, ...(fields.bookLater ? { tripdate: fields.tripdate } : {}), ...(fields.customer ? { customer: fields.customer } : {}), ...choices, ...terms },
         {
-          onSuccess: (booking) => { setState(booking.status === 'PAYMENT_PENDING' ? { step: 'paying', booking } : { step: 'booked', booking }); },
+          onSuccess: (booking) => {
+            setState(booking.status === 'PAYMENT_PENDING' ? { step: 'paying', booking } : { step: 'booked', booking });
+            // Issue 19: a rider who has just booked wants to hear of the driver: the moment to ask for notifications.
+            if (context.form === 'rider') void enableWebPush({ ask: true });
+          },
           onError: (error) => { onFailure(errorKey(error)); },
         },
       );

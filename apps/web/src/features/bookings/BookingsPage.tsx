@@ -1,11 +1,12 @@
 import { BOOKING_LIST_LIMIT, type Booking, type User } from '@rideway/contract';
-import { Box, Button, Card, CardActions, CardContent, CircularProgress, Container, LinearProgress, Stack, Typography } from '@mui/material';
+import { Button, Card, CardActions, CardContent, Container, LinearProgress, Stack, Typography } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink } from 'react-router';
 import { BOOKINGS, useBookings } from '../../api/bookings';
 import { errorKey } from '../../api/client';
+import { CardListSkeleton } from '../../components/Skeletons';
 import { useLiveTopic } from '../../api/live';
 import { useMe } from '../../api/session';
 import { useMoney } from '../../hooks/use-money';
@@ -17,6 +18,7 @@ import { TripRating } from '../../components/TripRating';
 import { useDates } from '../../hooks/use-dates';
 import { BookingFilters, filtersOf, NO_FILTERS, type FilterForm } from './BookingFilters';
 import { BookingParties } from './BookingParties';
+import { SearchState } from './SearchState';
 
 function BookingCard({ booking, me }: { booking: Booking; me: User }) {
   const { t } = useTranslation();
@@ -36,6 +38,7 @@ function BookingCard({ booking, me }: { booking: Booking; me: User }) {
           {booking.bookLater ? ` · ${t('book_later')}` : ''}
         </Typography>
         {(me.usertype === 'admin' || me.usertype === 'fleetadmin') && <BookingParties booking={booking} />}
+        {me.usertype === 'rider' && <SearchState booking={booking} me={me} />}
         <TripRoute booking={booking} />
         <Typography sx={{ mt: 1, fontWeight: 600 }}>{money(booking.customer_paid || booking.estimate)}</Typography>
         <FareBreakdown booking={booking} folded />
@@ -85,11 +88,7 @@ export function BookingsPage({ driverPanel }: { driverPanel: (me: User) => React
       {manager && <BookingFilters value={filters} onChange={setFilters} />}
       {/* The last list stays while the search's answer comes; this says it is on its way. */}
       {bookings.isPlaceholderData && <LinearProgress aria-label={t('loading')} data-testid="bookings-updating" sx={{ mb: 2 }} />}
-      {bookings.isPending && (
-        <Box sx={{ display: 'grid', placeItems: 'center', py: 6 }}>
-          <CircularProgress aria-label={t('loading')} />
-        </Box>
-      )}
+      {bookings.isPending && <CardListSkeleton />}
       {bookings.isError && <Typography color="error">{t(errorKey(bookings.error))}</Typography>}
       {history?.length === 0 && <Typography>{t('no_bookings')}</Typography>}
       {manager && history && history.length >= BOOKING_LIST_LIMIT && <Typography color="text.secondary" sx={{ mb: 2 }}>{t('bookings_newest_shown', { count: BOOKING_LIST_LIMIT })}</Typography>}

@@ -1,9 +1,10 @@
 import type { LatLng } from '@rideway/domain';
-import { Alert, Card, CardContent, CircularProgress, Container, Grid, Typography } from '@mui/material';
+import { Alert, Card, CardContent, Container, Grid, Skeleton, Typography } from '@mui/material';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useEarningsCards, type LiveDriver } from '../../api/dashboard';
 import { useLiveTopic } from '../../api/live';
+import { FigureSkeleton } from '../../components/Skeletons';
 import { BROWSER_POSITION_MAX_AGE_MS, BROWSER_POSITION_TIMEOUT_MS } from '../../config/ui-constants';
 import { useMoney } from '../../hooks/use-money';
 
@@ -81,9 +82,13 @@ export function DashboardPage() {
             <Card variant="outlined" component="section" aria-label={t(card.label)}>
               <CardContent>
                 <Typography color="text.secondary">{t(card.label)}</Typography>
-                <Typography variant="h4" component="p" data-testid={`earnings-${card.key}`} sx={{ fontWeight: 700 }}>
-                  {earnings.data ? money(earnings.data[card.key], { currency: earnings.data.currency }) : '…'}
-                </Typography>
+                {earnings.data ? (
+                  <Typography variant="h4" component="p" data-testid={`earnings-${card.key}`} sx={{ fontWeight: 700 }}>
+                    {money(earnings.data[card.key], { currency: earnings.data.currency })}
+                  </Typography>
+                ) : (
+                  <FigureSkeleton />
+                )}
               </CardContent>
             </Card>
           </Grid>
@@ -94,12 +99,17 @@ export function DashboardPage() {
       </Typography>
       {located.state === 'unavailable' && <Alert severity="info" sx={{ mb: 2 }}>{t('allow_location')}</Alert>}
       {located.state === 'pending' ? (
-        <CircularProgress aria-label={t('loading')} />
+        <MapSkeleton label={t('loading')} />
       ) : (
-        <Suspense fallback={<CircularProgress aria-label={t('loading')} />}>
+        <Suspense fallback={<MapSkeleton label={t('loading')} />}>
           <DriversMap centre={centre} drivers={drivers} label={t('live_map')} />
         </Suspense>
       )}
     </Container>
   );
+}
+
+/** The map's place while the browser's position or the map's code loads (issue 17). */
+function MapSkeleton({ label }: { label: string }) {
+  return <Skeleton variant="rounded" sx={{ height: { xs: 360, md: 480 } }} role="status" aria-busy="true" aria-label={label} data-testid="map-skeleton" />;
 }

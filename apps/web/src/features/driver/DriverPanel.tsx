@@ -14,7 +14,9 @@ import { errorKey } from '../../api/client';
 import { TASKS, useDeclineOffer, useDriverStatus, useDriverTasks } from '../../api/driver';
 import { useLiveTopic } from '../../api/live';
 import { useSettings } from '../../api/settings';
+import { enableWebPush } from '../../api/push';
 import { useMoney } from '../../hooks/use-money';
+import { CardListSkeleton } from '../../components/Skeletons';
 import { StatusChip } from '../../components/StatusChip';
 import { TripRoute } from '../../components/TripRoute';
 import { announceOffer } from './offer-alert';
@@ -43,7 +45,17 @@ function StatusCard({ me }: { me: User }) {
           </Typography>
         </div>
         <FormControlLabel
-          control={<Switch checked={online} disabled={status.isPending} onChange={(_event, checked) => { status.mutate(checked); }} />}
+          control={
+            <Switch
+              checked={online}
+              disabled={status.isPending}
+              onChange={(_event, checked) => {
+                status.mutate(checked);
+                // Issue 19: going online is when offers matter, also with the tab closed: ask for notifications now.
+                if (checked) void enableWebPush({ ask: true });
+              }}
+            />
+          }
           label={t('go_online')}
         />
       </Stack>
@@ -169,7 +181,8 @@ export function DriverPanel({ me }: { me: User }) {
         <Typography id="offers-title" variant="h6" component="h2" gutterBottom>
           {t('trip_offers')}
         </Typography>
-        {me.driverActiveStatus && offers.length === 0 && <Typography color="text.secondary">{t('no_tasks')}</Typography>}
+        {me.driverActiveStatus && tasks.isPending && <CardListSkeleton cards={1} />}
+        {me.driverActiveStatus && !tasks.isPending && offers.length === 0 && <Typography color="text.secondary">{t('no_tasks')}</Typography>}
         <Stack spacing={2}>
           {offers.map((offer) => (
             <OfferCard

@@ -2,6 +2,7 @@ import { List, ListItem, ListItemText, Typography } from '@mui/material';
 import { useTranslation } from 'react-i18next';
 import { monthText } from '../../utils/date-text';
 import { SectionCard } from '../../components/SectionCard';
+import { LinesSkeleton } from '../../components/Skeletons';
 import { useOwnEarnings } from '../../api/driver';
 import { useMoney } from '../../hooks/use-money';
 
@@ -12,6 +13,7 @@ export function EarningsCard() {
   const earnings = useOwnEarnings();
   return (
     <SectionCard title={t('my_earnings')}>
+      {earnings.isPending && <LinesSkeleton />}
       {earnings.data?.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
       <List dense aria-label={t('my_earnings')}>
         {earnings.data?.map((row) => (

@@ -35,7 +35,7 @@ export function TopUpForm() {
           {providers.map((item) => <MenuItem key={item.name} value={item.name}>{item.name}</MenuItem>)}
         </TextField>
       )}
-      <Button type="submit" variant="outlined" disabled={busy || amount === ''}>{t('top_up')}</Button>
+      <Button type="submit" variant="outlined" loading={busy} disabled={amount === ''}>{t('top_up')}</Button>
       {failure && <Alert severity="error">{failure}</Alert>}
     </Stack>
   );

@@ -7,6 +7,7 @@ import { WALLET_HISTORY_SHOWN } from '../../config/ui-constants';
 import { useDates } from '../../hooks/use-dates';
 import { walletLineText } from '../../utils/wallet-line';
 import { SectionCard } from '../../components/SectionCard';
+import { FigureSkeleton, LinesSkeleton } from '../../components/Skeletons';
 import { useMoney } from '../../hooks/use-money';
 import { TopUpForm } from './TopUpForm';
 
@@ -21,10 +22,15 @@ export function WalletCard({ canTopUp = false }: { canTopUp?: boolean }) {
   });
   return (
     <SectionCard title={t('menu_wallet')}>
-      <Typography variant="h4" component="p" data-testid="wallet-balance" sx={{ fontWeight: 700, mb: 1 }}>
-        {wallet.data ? money(wallet.data.walletBalance) : '…'}
-      </Typography>
+      {wallet.data ? (
+        <Typography variant="h4" component="p" data-testid="wallet-balance" sx={{ fontWeight: 700, mb: 1 }}>
+          {money(wallet.data.walletBalance)}
+        </Typography>
+      ) : (
+        <FigureSkeleton />
+      )}
       {canTopUp && <TopUpForm />}
+      {wallet.isPending && <LinesSkeleton />}
       {wallet.data?.walletHistory.length === 0 && <Typography color="text.secondary">{t('no_data_available')}</Typography>}
       <List dense aria-label={t('wallet_history')}>
         {wallet.data?.walletHistory.slice(0, WALLET_HISTORY_SHOWN).map((entry) => (

@@ -1,19 +1,32 @@
 import BoltIcon from '@mui/icons-material/Bolt';
+import InstallIcon from '@mui/icons-material/InstallMobile';
 import PaymentsIcon from '@mui/icons-material/Payments';
 import ShieldIcon from '@mui/icons-material/VerifiedUser';
-import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Container, Grid, Paper, Stack, Typography } from '@mui/material';
 import type { User } from '@rideway/contract';
 import { showsHeroBookingForm } from '@rideway/domain';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
+import { useInstallPrompt } from './install-prompt';
+import { FormSkeleton } from '../../components/Skeletons';
 
 const HIGHLIGHTS = [
   { key: 'live', icon: <BoltIcon fontSize="large" color="primary" /> },
   { key: 'fair', icon: <PaymentsIcon fontSize="large" color="primary" /> },
   { key: 'safe', icon: <ShieldIcon fontSize="large" color="primary" /> },
 ] as const;
+
+/** A store link is followed only when it is a web address (not, say, a javascript: one). */
+const isWebLink = (href: string | undefined): href is string => {
+  if (!href) return false;
+  try {
+    return ['https:', 'http:'].includes(new URL(href).protocol);
+  } catch {
+    return false;
+  }
+};
 
 /**
  * The landing page: the hero with the slogan and the booking form, three product highlights, the
@@ -25,16 +38,18 @@ export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) =>
   const { data: me, isPending } = useMe();
   // Section 2: visitors, riders and admins get the booking form; other roles the slogan alone.
   const heroForm = !isPending && showsHeroBookingForm(me?.usertype ?? null);
+  const { canInstall, install } = useInstallPrompt();
+  // Store links only for the stores the admin has set (section 3's AppleStoreLink, PlayStoreLink).
   const stores = [
     { href: settings?.AppleStoreLink, label: t('app_store') },
     { href: settings?.PlayStoreLink, label: t('play_store') },
-  ].filter((store) => Boolean(store.href));
+  ].flatMap(({ href, label }) => (isWebLink(href) ? [{ href, label }] : []));
   return (
     <>
       <Box sx={{ background: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 60%, #ffb300 140%)', color: 'common.white', py: { xs: 6, md: 12 } }}>
         <Container>
           <Grid container spacing={4} sx={{ alignItems: 'center' }}>
-            <Grid size={{ xs: 12, md: heroForm ? 6 : 12 }}>
+            <Grid size={{ xs: 12, md: heroForm || isPending ? 6 : 12 }}>
               <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2rem', md: '3rem' } }}>
                 {t('hero_slogan')}
               </Typography>
@@ -45,6 +60,14 @@ export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) =>
             {heroForm && (
               <Grid size={{ xs: 12, md: 6 }}>
                 {bookingForm(me ?? null)}
+              </Grid>
+            )}
+            {/* Issue 17: while the session is asked for, the form's shape holds its place (most visitors get the form). */}
+            {isPending && (
+              <Grid size={{ xs: 12, md: 6 }}>
+                <Paper sx={{ p: { xs: 2, md: 3 } }}>
+                  <FormSkeleton />
+                </Paper>
               </Grid>
             )}
           </Grid>
@@ -78,9 +101,15 @@ export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) =>
           <Typography color="text.secondary" sx={{ mt: 1, mb: 3 }}>
             {t('download_text')}
           </Typography>
-          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+          <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2} sx={{ alignItems: { xs: 'stretch', sm: 'center' } }}>
+            {/* Where the browser offers to install this web app (its beforeinstallprompt event). */}
+            {canInstall && (
+              <Button variant="contained" startIcon={<InstallIcon />} onClick={() => void install()}>
+                {t('install_app')}
+              </Button>
+            )}
             {stores.map((store) => (
-              <Button key={store.label} variant="contained" href={store.href ?? ''} target="_blank" rel="noopener">
+              <Button key={store.label} variant={canInstall ? 'outlined' : 'contained'} href={store.href} target="_blank" rel="noopener">
                 {store.label}
               </Button>
             ))}
