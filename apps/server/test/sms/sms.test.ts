@@ -10,7 +10,7 @@ import { gatewaySender } from '../../src/providers/sms/gateway';
 import type { SmsSender } from '../../src/providers/sms/port';
 import { smsSenderFrom } from '../../src/providers/sms';
 import { twilioSender } from '../../src/providers/sms/twilio';
-import { drop, pickup, sedan } from '../fixtures';
+import { drop, pickup, PNG, sedan } from '../fixtures';
 import { createTestApp, ENGINES, type TestApp } from '../harness';
 import { listenLocally } from '../stand-ins/stand-in-server';
 import { startTwilioStandIn, type TwilioStandIn } from '../stand-ins/twilio';
@@ -277,6 +277,85 @@ describe.each(ENGINES)('messages in the recipient\'s language on %s (issue 19)',
     const mail = (await t.db.select().from(outbox).where(and(eq(outbox.channel, 'mail'), eq(outbox.recipient, rider.email ?? ''))))[0];
     expect(String(mail?.payload.text)).toContain(messages.mail_reset_text.split('{{name}}')[0] ?? '');
     expect(String(mail?.payload.subject)).toContain(messages.mail_reset_subject.split('{{app}}')[0]?.trim() ?? '');
+  });
+
+  /** A text of the language file with its {{placeholders}} filled, as i18next fills them. */
+  const fill = (template: string, values: Record<string, string | number>): string => template.replace(/\{\{(\w+)\}\}/g, (_all, name: string) => String(values[name]));
+  const pushesTo = async (uid: string) => (await t.db.select().from(outbox).where(and(eq(outbox.channel, 'push'), eq(outbox.recipient, uid)))).map((row) => row.payload);
+
+  it.each([
+    ['ar', ar, 'rtl'],
+    ['es', es, 'ltr'],
+  ] as const)('in %s: the wallet credit, the chat, the receipt mail, the refund and a parcel recipient\'s SMS', async (language, messages, dir) => {
+    const admin = await t.makeUser('admin', { language: 'en' });
+    const rider = await t.makeUser('rider', { language });
+    const driver = await t.makeUser('driver', { carType: 'Sedan', vehicleNumber: 'AB12 CDE', language: 'en', firstName: 'Dana' });
+    await t.goOnline(driver);
+
+    // An admin's credit: the title and the text in the rider's language, the admin's name in it.
+    expect((await t.request({ method: 'POST', url: '/api/wallet/credit', as: admin, payload: { uid: rider.id, amount: 80 } })).statusCode).toBe(200);
+    expect(await pushesTo(rider.id)).toContainEqual(expect.objectContaining({ title: messages.push_wallet_title, msg: fill(messages.push_wallet_credited, { amount: '80.00', name: admin.firstName }), screen: 'wallet' }));
+
+    // A trip paid by wallet: the driver's chat message is titled in the rider's language.
+    const created = await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'wallet' } });
+    expect(created.statusCode).toBe(201);
+    const { id, booking_id: reference } = created.json<{ id: string; booking_id: string }>();
+    await t.db.update(bookings).set({ requestedDrivers: { [driver.id]: true } }).where(eq(bookings.id, id));
+    expect((await t.request({ method: 'POST', url: `/api/bookings/${id}/accept`, as: driver })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: `/api/bookings/${id}/chat`, as: driver, payload: { message: 'Outside now' } })).statusCode).toBeLessThan(300);
+    expect(await pushesTo(rider.id)).toContainEqual(expect.objectContaining({ title: fill(messages.push_chat_title, { name: 'Dana' }), msg: 'Outside now', screen: 'onlineChat' }));
+    for (const step of ['arrive', 'start', 'reach']) expect((await t.request({ method: 'POST', url: `/api/bookings/${id}/${step}`, as: driver, payload: {} })).statusCode).toBe(200);
+    expect((await t.request({ method: 'POST', url: `/api/bookings/${id}/pay`, as: rider, payload: { payment_mode: 'wallet' } })).statusCode).toBe(200);
+
+    // The receipt mail: subject, labels, payment method, and the HTML's language and direction.
+    const mail = (await t.db.select().from(outbox).where(and(eq(outbox.channel, 'mail'), eq(outbox.recipient, rider.email ?? '')))).map((row) => row.payload).find((payload) => String(payload.subject).includes(reference));
+    expect(mail?.subject).toBe(fill(messages.mail_receipt_subject, { app: 'Rideway', reference }));
+    expect(String(mail?.text)).toContain(`${messages.receipt_total_paid}: `);
+    expect(String(mail?.text)).toContain(`${messages.receipt_payment_method}: ${messages.receipt_wallet}`);
+    expect(String(mail?.text)).not.toContain('Total paid');
+    expect(String(mail?.html)).toContain(`<html lang="${language}" dir="${dir}">`);
+
+    // An admin's refund to the wallet: the rider is told in the rider's language; the receipt the
+    // admin downloads is in the admin's (English), with the refund line.
+    const refunded = await t.request({ method: 'POST', url: `/api/bookings/${id}/refunds`, as: admin, payload: { amount: 1, reason: 'Detour' } });
+    expect(refunded.statusCode, refunded.body).toBe(200);
+    expect(await pushesTo(rider.id)).toContainEqual(expect.objectContaining({ msg: fill(messages.push_refund_to_wallet, { amount: '1.00 USD', reference }) }));
+    const adminReceipt = await t.request({ method: 'GET', url: `/api/bookings/${id}/receipt`, as: admin });
+    expect(adminReceipt.body).toContain('<html lang="en" dir="ltr">');
+    expect(adminReceipt.body).toContain('Total paid');
+    expect(adminReceipt.body).toMatch(/Refund \(.+\)/);
+    const riderReceipt = await t.request({ method: 'GET', url: `/api/bookings/${id}/receipt`, as: rider });
+    expect(riderReceipt.body).toContain(messages.receipt_total_paid);
+
+    // A parcel: its recipient (no account) hears at the start and at the drop, in the sender's language.
+    await t.setSettings({ appcat: 'delivery' });
+    try {
+      const phone = newNumber();
+      const parcel = await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'wallet', deliveryPerson: 'Sam', deliveryPersonPhone: ` ${phone} ` } });
+      expect(parcel.statusCode, parcel.body).toBe(201);
+      const parcelId = parcel.json<{ id: string }>().id;
+      expect((await t.request({ method: 'POST', url: `/api/bookings/${parcelId}/pay`, as: rider, payload: { payment_mode: 'wallet' } })).statusCode).toBe(200);
+      await t.db.update(bookings).set({ requestedDrivers: { [driver.id]: true } }).where(eq(bookings.id, parcelId));
+      const texts = async () => (await t.db.select().from(outbox).where(and(eq(outbox.channel, 'sms'), eq(outbox.recipient, phone))).orderBy(outbox.id)).map((row) => row.payload.text);
+      for (const step of ['accept', 'arrive']) {
+        const moved = await t.request({ method: 'POST', url: `/api/bookings/${parcelId}/${step}`, as: driver, payload: {} });
+        expect(moved.statusCode, moved.body).toBe(200);
+      }
+      // Nothing before the parcel leaves the pickup.
+      expect(await texts()).toEqual([]);
+      const values = { app: 'Rideway', sender: `${rider.firstName} ${rider.lastName}`.trim(), driver: `${driver.firstName} ${driver.lastName}`.trim() };
+      // Section 3's pickup_image and deliver_image: the parcel is photographed at each end.
+      expect((await t.request({ method: 'POST', url: `/api/bookings/${parcelId}/photos`, as: driver, payload: { kind: 'pickup', image: PNG } })).statusCode).toBe(200);
+      const started = await t.request({ method: 'POST', url: `/api/bookings/${parcelId}/start`, as: driver, payload: {} });
+      expect(started.statusCode, started.body).toBe(200);
+      expect(await texts()).toEqual([fill(messages.sms_parcel_on_way, values)]);
+      expect((await t.request({ method: 'POST', url: `/api/bookings/${parcelId}/photos`, as: driver, payload: { kind: 'deliver', image: PNG } })).statusCode).toBe(200);
+      const reached = await t.request({ method: 'POST', url: `/api/bookings/${parcelId}/reach`, as: driver, payload: {} });
+      expect(reached.statusCode, reached.body).toBe(200);
+      expect(await texts()).toEqual([fill(messages.sms_parcel_on_way, values), fill(messages.sms_parcel_delivered, values)]);
+    } finally {
+      await t.setSettings({});
+    }
   });
 
   it('the language is saved from the app on the profile; an unknown one is refused; English is the fallback', async () => {

@@ -12,6 +12,7 @@ import { bookings, refunds, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import type { BookingRow } from '../dispatch/booking-view';
+import { renderFor, type Render } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import type { StepEffect } from './step';
@@ -23,31 +24,34 @@ const whenIn = (timeZone: string) => (ms: number | null): string => (ms === null
 type RefundLine = { amountMinor: number; currency: string; status: string; createdAt: number };
 
 /** The way the rider paid, as the receipt says it. */
-const methodOf = (booking: BookingRow): string =>
-  booking.paymentMode === 'card' ? `Card${booking.gateway ? ` (${booking.gateway})` : ''}` : booking.paymentMode === 'wallet' ? 'Wallet' : 'Cash';
+const methodOf = (booking: BookingRow, render: Render): string =>
+  booking.paymentMode === 'card' ? `${render('receipt_card')}${booking.gateway ? ` (${booking.gateway})` : ''}` : render(booking.paymentMode === 'wallet' ? 'receipt_wallet' : 'receipt_cash');
 
-/** The receipt of a paid booking: a subject, a plain text and an HTML version. */
-export function receiptOf(booking: BookingRow, settings: Settings, refundLines: RefundLine[] = []): { subject: string; text: string; html: string } {
+/**
+ * The receipt of a paid booking: a subject, a plain text and an HTML version, in the reader's
+ * language (issue 19) and its writing direction.
+ */
+export function receiptOf(booking: BookingRow, settings: Settings, render: Render, refundLines: RefundLine[] = []): { subject: string; text: string; html: string } {
   // In the booking's own currency (issue 17), whatever the settings' is now.
   const money = (minor: number) => `${currencySymbol(booking.currency, settings)}${fromMinor(minor).toFixed(2)} ${booking.currency}`;
   const when = whenIn(settings.timezone);
   const rows: [string, string][] = [
-    ['Booking', booking.reference],
-    ['Date', when(booking.tripEndTime ?? booking.tripdate)],
-    ['From', booking.pickup.add],
-    ['To', booking.drop.add],
-    ['Car type', booking.carType],
-    ['Trip cost', money(booking.tripCostMinor)],
-    ['Of which convenience fee', money(booking.convenienceFeesMinor)],
-    ...(booking.discountMinor > 0 ? [['Discount', `-${money(booking.discountMinor)}`] as [string, string]] : []),
-    ['Total paid', money(booking.customerPaidMinor)],
-    ['Payment method', methodOf(booking)],
-    ...refundLines.map((refund): [string, string] => [`Refund (${refund.status}, ${when(refund.createdAt)})`, `-${money(refund.amountMinor)}`]),
+    [render('receipt_booking'), booking.reference],
+    [render('receipt_date'), when(booking.tripEndTime ?? booking.tripdate)],
+    [render('receipt_from'), booking.pickup.add],
+    [render('receipt_to'), booking.drop.add],
+    [render('receipt_car_type'), booking.carType],
+    [render('receipt_trip_cost'), money(booking.tripCostMinor)],
+    [render('receipt_convenience_fee'), money(booking.convenienceFeesMinor)],
+    ...(booking.discountMinor > 0 ? [[render('receipt_discount'), `-${money(booking.discountMinor)}`] as [string, string]] : []),
+    [render('receipt_total_paid'), money(booking.customerPaidMinor)],
+    [render('receipt_payment_method'), methodOf(booking, render)],
+    ...refundLines.map((refund): [string, string] => [render(refund.status === 'succeeded' ? 'receipt_refund' : 'receipt_refund_pending', { date: when(refund.createdAt) }), `-${money(refund.amountMinor)}`]),
   ];
   const company = [settings.CompanyName, settings.CompanyWebsite, settings.contact_email].filter((part) => part.trim() !== '');
-  const subject = `${settings.appName} receipt for booking ${booking.reference}`;
+  const subject = render('mail_receipt_subject', { app: settings.appName, reference: booking.reference });
   const text = `${rows.map(([label, value]) => `${label}: ${value}`).join('\n')}\n\n${company.join('\n')}`;
-  const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(subject)}</title></head><body style="font-family:system-ui,sans-serif;color:#1c2733"><h1 style="font-size:1.3rem">${escape(settings.appName)}: receipt</h1><table id="receipt" style="border-collapse:collapse">${rows.map(([label, value]) => `<tr><th style="text-align:left;padding:.3rem 1rem .3rem 0">${escape(label)}</th><td style="padding:.3rem 0">${escape(value)}</td></tr>`).join('')}</table><p style="color:#5b6670">${company.map(escape).join('<br>')}</p></body></html>`;
+  const html = `<!doctype html><html lang="${escape(render.language)}" dir="${render.dir}"><head><meta charset="utf-8"><title>${escape(subject)}</title></head><body style="font-family:system-ui,sans-serif;color:#1c2733"><h1 style="font-size:1.3rem">${escape(render('receipt_heading', { app: settings.appName }))}</h1><table id="receipt" style="border-collapse:collapse">${rows.map(([label, value]) => `<tr><th style="text-align:start;padding-block:.3rem;padding-inline:0 1rem">${escape(label)}</th><td style="padding:.3rem 0">${escape(value)}</td></tr>`).join('')}</table><p style="color:#5b6670">${company.map(escape).join('<br>')}</p></body></html>`;
   return { subject, text, html };
 }
 
@@ -56,7 +60,7 @@ export const receiptMail: StepEffect = async (tx, { booking, plan, columns, sett
   if (plan.to !== 'PAID') return undefined;
   const rider = (await tx.select({ email: users.email }).from(users).where(eq(users.id, booking.customer)).limit(1))[0];
   if (!rider?.email) return undefined;
-  await enqueue(tx, { channel: 'mail', recipient: rider.email, payload: receiptOf({ ...booking, ...columns }, settings) }, now);
+  await enqueue(tx, { channel: 'mail', recipient: rider.email, payload: receiptOf({ ...booking, ...columns }, settings, await renderFor(tx, booking.customer)) }, now);
   return undefined;
 };
 
@@ -67,5 +71,6 @@ export async function bookingReceipt(ctx: AppContext, actor: Actor, bookingId: s
   const visible = booking && (actor.usertype === 'admin' || booking.customer === actor.uid);
   if (!booking || !visible || (booking.status !== 'PAID' && booking.status !== 'COMPLETE')) throw new AppError('not_found');
   const lines = await db.select().from(refunds).where(eq(refunds.bookingId, bookingId)).orderBy(asc(refunds.id));
-  return receiptOf(booking, await getSettings(db), lines.filter((line) => line.status !== 'failed')).html;
+  // In the reader's language: the rider's, or the admin's who opens it.
+  return receiptOf(booking, await getSettings(db), await renderFor(db, actor.uid), lines.filter((line) => line.status !== 'failed')).html;
 }

@@ -15,6 +15,7 @@ import { referralBonuses, users } from '../../db/schema';
 import { enqueue } from '../outbox/service';
 import { appendEntry } from '../wallet/ledger';
 import type { StepEffect } from './step';
+import { renderFor } from '../messages/render';
 
 async function payReferralBonus(tx: Tx, uid: string, bookingId: string, settings: Settings, now: number): Promise<void> {
   const referred = (await tx.select({ firstName: users.firstName, referrer: users.signupViaReferral }).from(users).where(eq(users.id, uid)).limit(1))[0];
@@ -29,12 +30,13 @@ async function payReferralBonus(tx: Tx, uid: string, bookingId: string, settings
   if (claimed.length === 0 || amountMinor <= 0) return;
   const entry = { type: 'Credit', amountMinor, txRef: 'ReferralBonus', at: now, bookingId } as const;
   await appendEntry(tx, { uid, ...entry });
-  await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: 'Your first trip is done: your referral bonus is in your wallet.', screen: 'wallet' } }, now);
+  await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: (await renderFor(tx, uid))('push_referral_bonus'), screen: 'wallet' } }, now);
   // A referrer whose account was deleted since gets nothing.
   const referrer = (await tx.select({ id: users.id }).from(users).where(eq(users.id, referred.referrer)).limit(1))[0];
   if (!referrer) return;
   await appendEntry(tx, { uid: referrer.id, ...entry });
-  await enqueue(tx, { channel: 'push', recipient: referrer.id, payload: { title: settings.appName, msg: `${referred.firstName} completed a first trip with your referral id: your bonus is in your wallet.`, screen: 'wallet' } }, now);
+  const msg = (await renderFor(tx, referrer.id))('push_referral_bonus_referrer', { name: referred.firstName });
+  await enqueue(tx, { channel: 'push', recipient: referrer.id, payload: { title: settings.appName, msg, screen: 'wallet' } }, now);
 }
 
 /** PAID: the trip's rider and driver each collect their referral bonus if this is their first completed trip. */

@@ -18,6 +18,7 @@ import type { BookingRow } from '../dispatch/booking-view';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import { appendEntry } from '../wallet/ledger';
+import { renderFor } from '../messages/render';
 
 /** The job that asks the provider for a requested refund, and asks again until it answers. */
 export const REFUND_JOB = 'refund.settle';
@@ -87,7 +88,8 @@ async function recordAnswer(ctx: AppContext, refundId: number, result: RefundRes
     if (!booking) return;
     const amount = `${fromMinor(updated.amountMinor).toFixed(2)} ${updated.currency}`;
     const { appName } = await getSettings(tx);
-    await enqueue(tx, { channel: 'push', recipient: booking.customer, payload: { title: appName, msg: `Your refund of ${amount} for booking ${booking.reference} is confirmed.`, screen: 'BookedCab', params: { bookingId: updated.bookingId } } }, now);
+    const msg = (await renderFor(tx, booking.customer))('push_refund_confirmed', { amount, reference: booking.reference });
+    await enqueue(tx, { channel: 'push', recipient: booking.customer, payload: { title: appName, msg, screen: 'BookedCab', params: { bookingId: updated.bookingId } } }, now);
   });
 }
 

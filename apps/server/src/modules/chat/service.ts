@@ -7,7 +7,7 @@ import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { emit } from '../../realtime/events';
 import { enqueue } from '../outbox/service';
-import { getSettings } from '../settings/service';
+import { renderFor } from '../messages/render';
 
 type ChatRow = typeof chats.$inferSelect;
 
@@ -48,13 +48,13 @@ export async function sendChat(ctx: AppContext, actor: Actor, id: string, { mess
   const source = actor.uid === booking.customer ? 'customer' : 'driver';
   const other = source === 'customer' ? booking.driver : booking.customer;
   const now = ctx.now();
-  const settings = await getSettings(ctx.db);
   const sent = await ctx.db.transaction(async (tx) => {
     const row = (await tx.insert(chats).values({ bookingId: id, from: actor.uid, source, message, at: now }).returning())[0];
     if (!row) throw new AppError('internal_error');
     const view = toChatMessage(row);
     await emit(tx, `chat:${id}`, 'message', view, now, { uids: [booking.customer, ...(booking.driver ? [booking.driver] : [])], fleetadmin: null, admins: false });
-    if (other) await enqueue(tx, { channel: 'push', recipient: other, payload: { title: settings.appName, msg: message.slice(0, 120), screen: 'onlineChat', params: { bookingId: id } } }, now);
+    // The title names the sender, in the receiver's language (issue 19).
+    if (other) await enqueue(tx, { channel: 'push', recipient: other, payload: { title: (await renderFor(tx, other))('push_chat_title', { name: actor.user.firstName }), msg: message.slice(0, 120), screen: 'onlineChat', params: { bookingId: id } } }, now);
     return view;
   });
   ctx.live.relay.kick();

@@ -16,34 +16,36 @@ import { en } from '../languages/messages/en';
 /** The values a text's {{placeholders}} take. */
 export type TextValues = Record<string, string | number>;
 
-/** Renders message keys in one language. */
-export type Render = (key: MessageKey, values?: TextValues) => string;
+/** Renders message keys in one language; says which language that is and its writing direction (for HTML mail). */
+export type Render = ((key: MessageKey, values?: TextValues) => string) & { language: string; dir: 'ltr' | 'rtl' };
 
 /** Builds the renderer for a language from the stored files (that language's and English). */
 export async function renderIn(db: Db | Tx, language: string | null | undefined): Promise<Render> {
   const wanted = language ?? DEFAULT_LANGUAGE;
   const rows = await db
-    .select({ code: languages.code, messages: languages.messages })
+    .select({ code: languages.code, dir: languages.dir, messages: languages.messages })
     .from(languages)
     .where(or(inArray(languages.code, [wanted, DEFAULT_LANGUAGE]), eq(languages.isDefault, true)));
   const resources: Record<string, { translation: Record<string, string> }> = { [DEFAULT_LANGUAGE]: { translation: { ...en } } };
   for (const row of rows) {
     resources[row.code] = { translation: row.code === DEFAULT_LANGUAGE ? { ...en, ...row.messages } : row.messages };
   }
+  const chosen = wanted in resources ? wanted : DEFAULT_LANGUAGE;
+  const dir: Render['dir'] = rows.find((row) => row.code === chosen)?.dir === 'rtl' ? 'rtl' : 'ltr';
   const i18n = createInstance();
   // Synchronous: the resources are in memory, so init finishes before it returns.
   void i18n.init({
     resources,
-    lng: wanted in resources ? wanted : DEFAULT_LANGUAGE,
+    lng: chosen,
     fallbackLng: DEFAULT_LANGUAGE,
     initAsync: false,
-    // Texts go to SMS, push and plain-text mail, not HTML: nothing to escape.
+    // Texts go to SMS, push and plain-text mail; the HTML receipt escapes what it puts in.
     interpolation: { escapeValue: false },
     returnNull: false,
     returnEmptyString: false,
   });
   const t: TFunction = i18n.t;
-  return (key, values) => t(key, values ?? {});
+  return Object.assign((key: MessageKey, values?: TextValues) => t(key, values ?? {}), { language: chosen, dir });
 }
 
 /** Whether a language file with this code exists (a user's language is one of them). */

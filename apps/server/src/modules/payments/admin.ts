@@ -20,6 +20,7 @@ import { getSettings } from '../settings/service';
 import { appendEntry } from '../wallet/ledger';
 import { publicBase, savesCards } from './checkout';
 import { moneyOfBooking } from './money-of-booking';
+import { renderFor } from '../messages/render';
 
 const REFUNDABLE_STATUSES = new Set(['PAID', 'COMPLETE']);
 
@@ -55,7 +56,8 @@ export async function refundBookingByAdmin(ctx: AppContext, actor: Actor, bookin
     if (toWallet) await appendEntry(tx, { uid: booking.customer, type: 'Credit', amountMinor, txRef: 'Refund', at: now, bookingId: booking.id });
     else await schedule(tx, REFUND_JOB, now, { refundId: refund.id });
     const amount = `${fromMinor(amountMinor).toFixed(2)} ${booking.currency}`;
-    const msg = toWallet ? `${amount} for booking ${booking.reference} was refunded to your wallet.` : `${amount} for booking ${booking.reference} is being refunded to your card.`;
+    const render = await renderFor(tx, booking.customer);
+    const msg = render(toWallet ? 'push_refund_to_wallet' : 'push_refund_to_card', { amount, reference: booking.reference });
     await enqueue(tx, { channel: 'push', recipient: booking.customer, payload: { title: settings.appName, msg, screen: 'BookedCab', params: { bookingId: booking.id } } }, now);
   });
   return bookingPayments(ctx, actor, bookingId);

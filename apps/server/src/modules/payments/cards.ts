@@ -19,6 +19,7 @@ import { CARD_ON_FILE_JOB } from '../bookings';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import { applyPaymentEvent } from './confirm';
+import { renderFor } from '../messages/render';
 
 type CardRow = typeof savedCards.$inferSelect;
 
@@ -91,7 +92,8 @@ export async function chargeCardOnFile(ctx: AppContext, bookingId: string): Prom
       .where(and(eq(paymentAttempts.id, id), eq(paymentAttempts.status, 'open')))
       .returning({ id: paymentAttempts.id });
     if (closed.length === 0) return;
-    const msg = result.status === 'requires_action' ? `Your bank asks you to approve the payment for booking ${booking.reference}. Open it and tap Pay now.` : `Your card on file was declined for booking ${booking.reference}. Open it and tap Pay now.`;
+    const render = await renderFor(tx, booking.customer);
+    const msg = render(result.status === 'requires_action' ? 'push_card_needs_approval' : 'push_card_declined', { reference: booking.reference });
     await enqueue(tx, { channel: 'push', recipient: booking.customer, payload: { title: settings.appName, msg, screen: 'BookedCab', params: { bookingId: booking.id } } }, ctx.now());
   });
 }

@@ -6,6 +6,7 @@ import { AppError } from '../../http/app-error';
 import { findUser } from '../accounts/accounts';
 import { enqueue } from '../outbox/service';
 import { appendEntry, balanceMinor, history, lockWallet } from './ledger';
+import { renderFor } from '../messages/render';
 
 export async function walletOf(ctx: AppContext, uid: string): Promise<WalletView> {
   const [balance, entries] = await Promise.all([balanceMinor(ctx.db, uid), history(ctx.db, uid)]);
@@ -32,7 +33,8 @@ export async function creditWallet(ctx: AppContext, actor: Actor, { uid, amount 
     const now = ctx.now();
     await lockWallet(tx, uid);
     await appendEntry(tx, { uid, type: 'Credit', amountMinor: toMinor(amount), txRef: 'AdminCredit', at: now });
-    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: 'Wallet', msg: `${amount.toFixed(2)} was added to your wallet by ${actor.user.firstName}.`, screen: 'wallet' } }, now);
+    const render = await renderFor(tx, uid);
+    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: render('push_wallet_title'), msg: render('push_wallet_credited', { amount: amount.toFixed(2), name: actor.user.firstName }), screen: 'wallet' } }, now);
     return { walletBalance: fromMinor(await balanceMinor(tx, uid)) };
   });
 }

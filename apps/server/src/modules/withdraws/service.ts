@@ -9,6 +9,7 @@ import { AppError, unwrap } from '../../http/app-error';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import { appendEntry, takeFromWallet } from '../wallet/ledger';
+import { renderFor } from '../messages/render';
 
 const view = (row: typeof withdraws.$inferSelect): Withdraw => ({
   id: row.id,
@@ -69,10 +70,8 @@ export const completeWithdraw = (ctx: AppContext, id: string): Promise<Withdraw>
 /** Issue 17: an admin refuses a request; its amount goes back to the driver's wallet. */
 export const rejectWithdraw = (ctx: AppContext, id: string): Promise<Withdraw> => decideWithdraw(ctx, id, 'reject');
 
-const DECIDED = {
-  process: (amount: string) => `Your withdrawal of ${amount} has been paid.`,
-  reject: (amount: string) => `Your withdrawal of ${amount} was declined; the amount is back in your wallet.`,
-} as const;
+/** The driver's notice of the decision, in the driver's language (issue 19). */
+const DECIDED = { process: 'push_withdraw_paid', reject: 'push_withdraw_declined' } as const;
 
 /**
  * Security-critical: a withdraw request is decided once, either way, so money moves once. The
@@ -99,7 +98,8 @@ async function decideWithdraw(ctx: AppContext, id: string, decision: WithdrawDec
     // The refund is in the request's currency, whatever the setting is now.
     if (decision === 'reject') await appendEntry(tx, { uid: row.uid, type: 'Credit', amountMinor: row.amountMinor, currency: row.currency, txRef: withdrawRefundRef(row.id), at: now });
     const amount = fromMinor(row.amountMinor).toFixed(2);
-    await enqueue(tx, { channel: 'push', recipient: row.uid, payload: { title: 'Withdrawal', msg: DECIDED[decision](amount), screen: 'wallet' } }, now);
+    const render = await renderFor(tx, row.uid);
+    await enqueue(tx, { channel: 'push', recipient: row.uid, payload: { title: render('push_withdraw_title'), msg: render(DECIDED[decision], { amount }), screen: 'wallet' } }, now);
     return view(row);
   });
 }
