@@ -140,6 +140,21 @@ for (const width of [375, 1280]) {
     expect(await optionTexts(page)).toEqual([`Home${tower}`, "WorkKing's Cross Station, London"]);
     await page.getByRole('option', { name: /^Home/ }).click();
     await expect(page.getByRole('combobox', { name: 'Drop location' })).toHaveValue(tower);
+
+    // A new place is added on the profile by place search and named there.
+    await page.goto('/profile');
+    // The field finds addresses; it does not offer the places already saved.
+    await page.getByRole('combobox', { name: 'Add a place' }).click();
+    await expect(page.getByRole('listbox')).toHaveCount(0);
+    await choosePlace(page, 'Add a place', 'paddington', 'Paddington Station, London');
+    await page.getByRole('button', { name: 'Save this place' }).click();
+    const addDialog = page.getByRole('dialog', { name: 'Save this place' });
+    await addDialog.getByLabel('Name').fill('Gym');
+    await addDialog.getByRole('button', { name: 'Save' }).click();
+    await expect(card.getByRole('listitem')).toHaveCount(3);
+    await expect(card.getByText('Gym', { exact: true })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: 'Add a place' })).toHaveValue('');
+    await page.screenshot({ path: `screenshots/saved-places-added-${width}.png`, fullPage: true, animations: 'disabled' });
   });
 }
 

@@ -182,6 +182,8 @@ const WEB_KEYS = [
   'saved_places',
   'search_results',
   'no_saved_places',
+  'add_place',
+  'add_place_hint',
   'place_home',
   'place_work',
   'place_other',

@@ -47,6 +47,8 @@ type Props = {
   /** Place search is a signed-in call; a visitor is told to sign in instead. */
   enabled: boolean;
   onError: (error: unknown) => void;
+  /** Offer the rider's saved places (the booking form); a field that adds a place does not. */
+  offerSaved?: boolean;
 };
 
 /**
@@ -58,7 +60,7 @@ type Props = {
  * the field is focused with nothing typed, and those that match while typing, above the
  * provider's suggestions. Picking one sets its point at once, with no lookup.
  */
-export function PlaceSearch({ label, value, onChange, enabled, onError }: Props) {
+export function PlaceSearch({ label, value, onChange, enabled, onError, offerSaved = true }: Props) {
   const { t } = useTranslation();
   const { data: me } = useMe();
   const isRider = enabled && me?.usertype === 'rider';
@@ -99,7 +101,7 @@ export function PlaceSearch({ label, value, onChange, enabled, onError }: Props)
   }, [keyword, searching, onError]);
 
   // With the chosen place's text in the field, focusing it offers every saved place, as an empty field does.
-  const savedShown = useMemo(() => savedPlacesFor(saved.data ?? [], isChosenText ? '' : keyword, t), [saved.data, isChosenText, keyword, t]);
+  const savedShown = useMemo(() => (offerSaved ? savedPlacesFor(saved.data ?? [], isChosenText ? '' : keyword, t) : []), [offerSaved, saved.data, isChosenText, keyword, t]);
   const shown = useMemo<Option[]>(() => {
     // A suggestion that is a saved place shown above is not offered twice.
     const savedTexts = new Set(savedShown.map((place) => place.description));

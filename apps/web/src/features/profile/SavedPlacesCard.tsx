@@ -1,18 +1,21 @@
 import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { IconButton, List, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
-import { useState } from 'react';
+import type { Place } from '@rideway/domain';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../api/client';
 import { savedPlaceTitle, useEditPlace, useRemovePlace, useSavedPlaces, type SavedPlace } from '../../api/places';
 import { useNotice } from '../../components/NoticeProvider';
 import { PlaceNameDialog } from '../../components/PlaceNameDialog';
 import { SectionCard } from '../../components/SectionCard';
+import { PlaceSearch } from '../booking/PlaceSearch';
 
 /**
  * Issue 17 point 12: the rider's saved places on the profile, the most used first: the drops
  * recorded at each trip's end and the places saved from place search. Each can be named (Home,
- * Work or a name of the rider's own) or removed.
+ * Work or a name of the rider's own) or removed. A new one (Home before the first trip) is added
+ * here by place search, whose "save this place" names it.
  */
 export function SavedPlacesCard() {
   const { t } = useTranslation();
@@ -21,6 +24,11 @@ export function SavedPlacesCard() {
   const remove = useRemovePlace();
   const notify = useNotice();
   const [editing, setEditing] = useState<SavedPlace | null>(null);
+  /** The address found to be added; the field empties once it is saved. */
+  const [adding, setAdding] = useState<Place | null>(null);
+  useEffect(() => {
+    if (adding && places.data?.some((place) => place.description === adding.add)) setAdding(null);
+  }, [adding, places.data]);
   const removePlace = (place: SavedPlace) => {
     remove.mutate(place.id, {
       onSuccess: () => { notify(t('place_removed', { place: savedPlaceTitle(place, t) })); },
@@ -62,6 +70,10 @@ export function SavedPlacesCard() {
           );
         })}
       </List>
+      <Stack spacing={0.5} sx={{ mt: 1 }}>
+        <PlaceSearch label={t('add_place')} value={adding} onChange={setAdding} enabled offerSaved={false} onError={(error) => { notify(t(errorKey(error)), 'error'); }} />
+        <Typography variant="caption" color="text.secondary">{t('add_place_hint')}</Typography>
+      </Stack>
       {editing && (
         <PlaceNameDialog
           title={t('name_place')}

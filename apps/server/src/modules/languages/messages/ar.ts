@@ -252,6 +252,8 @@ export const ar: Messages = {
   search_results: 'نتائج البحث',
   no_saved_places: 'لا توجد أماكن محفوظة بعد. تظهر هنا وجهات رحلاتك والأماكن التي تحفظها.',
   place_home: 'المنزل',
+  add_place: 'إضافة مكان',
+  add_place_hint: 'ابحث عن عنوان ثم اضغط على الإشارة المرجعية لحفظه.',
   place_work: 'العمل',
   place_other: 'آخر',
   place_kind: 'ما هذا المكان',

@@ -180,6 +180,8 @@ export const en: Messages = {
   saved_places: 'Saved places',
   search_results: 'Search results',
   no_saved_places: 'No saved places yet. Where your trips end, and places you save, show here.',
+  add_place: 'Add a place',
+  add_place_hint: 'Search an address, then tap the bookmark to save it.',
   place_home: 'Home',
   place_work: 'Work',
   place_other: 'Other',

@@ -252,6 +252,8 @@ export const es: Messages = {
   search_results: 'Resultados de búsqueda',
   no_saved_places: 'Aún no hay lugares guardados. Aquí aparecen los destinos de tus viajes y los lugares que guardes.',
   place_home: 'Casa',
+  add_place: 'Añadir un lugar',
+  add_place_hint: 'Busca una dirección y pulsa el marcador para guardarla.',
   place_work: 'Trabajo',
   place_other: 'Otro',
   place_kind: 'Qué es este lugar',
