@@ -26,7 +26,9 @@ describe.each(ENGINES)('real maps (MAPS_PROVIDER=google) against a local Google 
 
   beforeAll(async () => {
     google = await startGoogleMaps();
-    t = await createTestApp(engine, { MAPS_PROVIDER: 'google', GOOGLE_MAPS_API_KEY: google.key, GOOGLE_MAPS_API_URL: google.url, MAPS_TIMEOUT_MS: '400' });
+    // Long enough for a loaded machine (CI runs the files in parallel) to reach the stand-in;
+    // 'hang' waits it out once per call.
+    t = await createTestApp(engine, { MAPS_PROVIDER: 'google', GOOGLE_MAPS_API_KEY: google.key, GOOGLE_MAPS_API_URL: google.url, MAPS_TIMEOUT_MS: '1500' });
     admin = await t.makeUser('admin');
     rider = await t.makeUser('rider');
     await post('/api/cartypes', sedan, admin);
