@@ -64,7 +64,10 @@ for (const width of [375, 1280]) {
 
     // Focusing the pickup field with nothing typed offers the saved places, the most used first.
     await signIn(page, rider.email, PASSWORD);
+    // The list opens on focus once the saved places are in.
+    let placesLoaded = page.waitForResponse((response) => response.url().endsWith('/api/me/places'));
     await page.goto('/');
+    await placesLoaded;
     const pickupField = page.getByRole('combobox', { name: 'Pickup location' });
     await pickupField.click();
     await expect(page.getByRole('listbox')).toBeVisible();
@@ -135,8 +138,11 @@ for (const width of [375, 1280]) {
     ]);
 
     // Back on the booking form, Home and Work are offered by those names.
+    placesLoaded = page.waitForResponse((response) => response.url().endsWith('/api/me/places'));
     await page.goto('/');
+    await placesLoaded;
     await page.getByRole('combobox', { name: 'Drop location' }).click();
+    await expect(page.getByRole('listbox').getByRole('option')).toHaveCount(2);
     expect(await optionTexts(page)).toEqual([`Home${tower}`, "WorkKing's Cross Station, London"]);
     await page.getByRole('option', { name: /^Home/ }).click();
     await expect(page.getByRole('combobox', { name: 'Drop location' })).toHaveValue(tower);

@@ -13,7 +13,7 @@ import { CarTypeSelect } from '../../components/CarTypeSelect';
 import { ChoiceDialog } from './ChoiceDialog';
 import { EstimateDialog } from './EstimateDialog';
 import { PaymentDialog } from '../../components/PaymentDialog';
-import { PlaceSearch } from './PlaceSearch';
+import { PlaceSearch } from '../../components/PlaceSearch';
 import { outsideServiceArea, ServiceAreaNotice } from './ServiceAreaNotice';
 import { UserSelect } from '../../components/UserSelect';
 import { useMoney } from '../../hooks/use-money';

@@ -2,14 +2,14 @@ import DeleteIcon from '@mui/icons-material/DeleteOutline';
 import EditIcon from '@mui/icons-material/EditOutlined';
 import { IconButton, List, ListItem, ListItemText, Stack, Tooltip, Typography } from '@mui/material';
 import type { Place } from '@rideway/domain';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { errorKey } from '../../api/client';
 import { savedPlaceTitle, useEditPlace, useRemovePlace, useSavedPlaces, type SavedPlace } from '../../api/places';
 import { useNotice } from '../../components/NoticeProvider';
 import { PlaceNameDialog } from '../../components/PlaceNameDialog';
 import { SectionCard } from '../../components/SectionCard';
-import { PlaceSearch } from '../booking/PlaceSearch';
+import { PlaceSearch } from '../../components/PlaceSearch';
 
 /**
  * Issue 17 point 12: the rider's saved places on the profile, the most used first: the drops
@@ -26,9 +26,6 @@ export function SavedPlacesCard() {
   const [editing, setEditing] = useState<SavedPlace | null>(null);
   /** The address found to be added; the field empties once it is saved. */
   const [adding, setAdding] = useState<Place | null>(null);
-  useEffect(() => {
-    if (adding && places.data?.some((place) => place.description === adding.add)) setAdding(null);
-  }, [adding, places.data]);
   const removePlace = (place: SavedPlace) => {
     remove.mutate(place.id, {
       onSuccess: () => { notify(t('place_removed', { place: savedPlaceTitle(place, t) })); },
@@ -71,7 +68,7 @@ export function SavedPlacesCard() {
         })}
       </List>
       <Stack spacing={0.5} sx={{ mt: 1 }}>
-        <PlaceSearch label={t('add_place')} value={adding} onChange={setAdding} enabled offerSaved={false} onError={(error) => { notify(t(errorKey(error)), 'error'); }} />
+        <PlaceSearch label={t('add_place')} value={adding} onChange={setAdding} enabled offerSaved={false} onSaved={() => { setAdding(null); }} onError={(error) => { notify(t(errorKey(error)), 'error'); }} />
         <Typography variant="caption" color="text.secondary">{t('add_place_hint')}</Typography>
       </Stack>
       {editing && (

@@ -7,11 +7,11 @@ import WorkIcon from '@mui/icons-material/WorkOutline';
 import { Autocomplete, Box, CircularProgress, IconButton, TextField, Tooltip, Typography } from '@mui/material';
 import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newPlaceSession, placeOf, savedPlaceTitle, searchPlaces, useSavedPlaces, useSavePlace, type PlaceSuggestion, type SavedPlace } from '../../api/places';
-import { useMe } from '../../api/session';
-import { useNotice } from '../../components/NoticeProvider';
-import { PlaceNameDialog } from '../../components/PlaceNameDialog';
-import { PLACE_SEARCH_MIN_CHARS } from '../../config/ui-constants';
+import { newPlaceSession, placeOf, savedPlaceTitle, searchPlaces, useSavedPlaces, useSavePlace, type PlaceSuggestion, type SavedPlace } from '../api/places';
+import { useMe } from '../api/session';
+import { useNotice } from './NoticeProvider';
+import { PlaceNameDialog } from './PlaceNameDialog';
+import { PLACE_SEARCH_MIN_CHARS } from '../config/ui-constants';
 
 /** The field's search session, started if there is none. */
 const sessionOf = (session: RefObject<string | null>): string => (session.current ??= newPlaceSession());
@@ -49,6 +49,8 @@ type Props = {
   onError: (error: unknown) => void;
   /** Offer the rider's saved places (the booking form); a field that adds a place does not. */
   offerSaved?: boolean;
+  /** Called once the chosen place was saved ("save this place"). */
+  onSaved?: () => void;
 };
 
 /**
@@ -60,7 +62,7 @@ type Props = {
  * the field is focused with nothing typed, and those that match while typing, above the
  * provider's suggestions. Picking one sets its point at once, with no lookup.
  */
-export function PlaceSearch({ label, value, onChange, enabled, onError, offerSaved = true }: Props) {
+export function PlaceSearch({ label, value, onChange, enabled, onError, offerSaved = true, onSaved }: Props) {
   const { t } = useTranslation();
   const { data: me } = useMe();
   const isRider = enabled && me?.usertype === 'rider';
@@ -198,6 +200,7 @@ export function PlaceSearch({ label, value, onChange, enabled, onError, offerSav
           onSave={async (named) => {
             await savePlace.mutateAsync({ description: value.add, lat: value.lat, lng: value.lng, ...named });
             notify(t('place_saved'));
+            onSaved?.();
           }}
         />
       )}

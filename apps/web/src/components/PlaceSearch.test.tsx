@@ -3,9 +3,9 @@ import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import { newPlaceSession } from '../../api/places';
-import { fakeApi, refusal } from '../../test/fake-api';
-import { queryWrapper } from '../../test/render';
+import { newPlaceSession } from '../api/places';
+import { fakeApi, refusal } from '../test/fake-api';
+import { queryWrapper } from '../test/render';
 import { PlaceSearch } from './PlaceSearch';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
