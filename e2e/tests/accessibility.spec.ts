@@ -51,6 +51,7 @@ const ROUTES: Record<string, readonly Role[]> = {
   '/withdraws': ['admin'],
   '/settings': ['admin'],
   '/payments': ['admin'],
+  '/messages': ['admin'],
 };
 
 /** Every path the web app's route table serves: its own entries and the screens it maps in. */

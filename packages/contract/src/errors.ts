@@ -89,6 +89,7 @@ export const ERROR_CATALOGUE = {
   proper_place_name: { status: 400, message: 'A place name is 1 to 40 characters.' },
   saved_place_label_taken: { status: 409, message: 'You already have a place with this label. Edit or remove it first.' },
   saved_places_full: { status: 409, message: 'You keep the most saved places allowed. Remove one first.' },
+  message_not_failed: { status: 409, message: 'Only a message whose delivery failed can be sent again.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<ErrorKey, ErrorEntry>;
 

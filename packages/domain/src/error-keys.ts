@@ -83,6 +83,7 @@ const ADDED_ERROR_KEYS = [
   'proper_place_name',
   'saved_place_label_taken',
   'saved_places_full',
+  'message_not_failed',
   'internal_error',
 ] as const;
 

@@ -36,3 +36,4 @@ export * from './provider-units';
 export * from './refund-limit';
 export * from './withdraw';
 export * from './saved-places';
+export * from './outbox';

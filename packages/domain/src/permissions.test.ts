@@ -39,9 +39,11 @@ describe('section 2: protected routes and their user types', () => {
     '/settings': ['admin'],
     // Issue 18 adds the payments page to section 2's sixteen.
     '/payments': ['admin'],
+    // Issue 19: the admins' Messages screen over the outbox.
+    '/messages': ['admin'],
   };
 
-  it('lists exactly the sixteen routes of the spec, and issue 18\'s payments page', () => {
+  it('lists exactly the sixteen routes of the spec, issue 18\'s payments page and issue 19\'s messages page', () => {
     expect(Object.keys(PROTECTED_ROUTES).sort()).toEqual(Object.keys(table).sort());
   });
 

@@ -25,6 +25,8 @@ export const PROTECTED_ROUTES = {
   '/settings': ['admin'],
   // Issue 18: the payment providers, their webhook addresses and their latest notifications.
   '/payments': ['admin'],
+  // Issue 19: the outbox's mail, SMS and push, with delivery failures an admin sends again.
+  '/messages': ['admin'],
 } as const satisfies Record<string, readonly UserType[]>;
 export type ProtectedRoute = keyof typeof PROTECTED_ROUTES;
 
@@ -86,6 +88,7 @@ export function sideMenuFor(usertype: UserType): { items: MenuItem[]; logout: tr
     },
     admin && { key: 'promos', path: '/promos' },
     admin && { key: 'push_notifications', path: '/notifications' },
+    admin && { key: 'messages', path: '/messages' },
     admin && { key: 'settings', path: '/settings' },
     { key: 'profile', path: '/profile' },
   ];

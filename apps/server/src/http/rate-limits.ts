@@ -70,6 +70,8 @@ export const RATE_LIMITS = {
   },
   // Issue 17: each decision moves money (a payout, or a refund to the wallet); an admin decides a queue by hand.
   'withdraw-decision': { counts: "an admin's withdraw decisions (process and reject)", routes: ['POST /api/withdraws/:id/complete', 'POST /api/withdraws/:id/reject'], user: per(60, MINUTE), address: per(300, MINUTE) },
+  // Issue 19: each retry hands a failed message to its provider again (an SMS costs money); an admin retries a few by hand.
+  'outbox-retry': { counts: "an admin's retries of failed messages", routes: ['POST /api/outbox/:id/retry'], user: per(60, MINUTE), address: per(300, MINUTE) },
   // The return from a provider's page asks the provider: per address, whoever comes back.
   'payment-return': { counts: "returns from a payment provider's page", routes: ['GET /api/payments/*/return'], address: per(120, MINUTE) },
   // A provider delivers notifications in bursts from a few addresses; each is checked by its signature.

@@ -25,6 +25,7 @@ vi.mock('../features/admin/PaymentsPage', async () => ({ PaymentsPage: (await im
 vi.mock('../features/admin/SettingsPage', async () => ({ SettingsPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/PromosPage', async () => ({ PromosPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/NotificationsPage', async () => ({ NotificationsPage: (await import('../test/stub-screen')).StubScreen }));
+vi.mock('../features/admin/MessagesPage', async () => ({ MessagesPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/UsersPage', async () => {
   const { StubScreen } = await import('../test/stub-screen');
   return { RidersPage: StubScreen, DriversPage: StubScreen, FleetAdminsPage: StubScreen };

@@ -22,6 +22,7 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/addbookings': async () => ({ Component: (await import('../features/booking/AddBookingPage')).AddBookingPage }),
   '/promos': async () => ({ Component: (await import('../features/admin/PromosPage')).PromosPage }),
   '/notifications': async () => ({ Component: (await import('../features/admin/NotificationsPage')).NotificationsPage }),
+  '/messages': async () => ({ Component: (await import('../features/admin/MessagesPage')).MessagesPage }),
   '/earningreports': async () => ({ Component: (await import('../features/admin/ReportsPages')).EarningReportsPage }),
   '/driverearning': async () => ({ Component: (await import('../features/admin/ReportsPages')).DriverEarningsPage }),
   '/profile': async () => ({ Component: (await import('./routes/profile')).ProfileRoute }),

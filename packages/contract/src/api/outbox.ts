@@ -1,15 +1,16 @@
-import { PUSH_SCREENS } from '@rideway/domain';
+import { MESSAGE_CHANNELS, OUTBOX_STATES, PUSH_SCREENS } from '@rideway/domain';
 import { z } from 'zod';
 import { epochMs } from '../primitives';
 
 /** The outbox as admins read it: mail, SMS and push messages, sent or waiting to leave. */
 
-/** The channels people receive messages on (live events have their own log). */
-const OUTBOX_CHANNELS = ['mail', 'sms', 'push'] as const;
-
 export const outboxQuerySchema = z.object({
-  channel: z.enum(OUTBOX_CHANNELS).optional(),
+  /** The channels people receive messages on (live events have their own log). */
+  channel: z.enum(MESSAGE_CHANNELS).optional(),
   recipient: z.string().max(254).optional().meta({ description: 'A user id, an email address or a mobile number' }),
+  /** Issue 19: the admins' Messages screen narrows the list by what became of each message. */
+  state: z.enum(OUTBOX_STATES).optional().meta({ description: 'failed: given up (refused for good or out of attempts); waiting: still being tried; delivered' }),
+  search: z.string().trim().max(254).optional().meta({ description: 'Part of the recipient, any case (the Messages screen\'s search)' }),
 });
 export type OutboxQuery = z.output<typeof outboxQuerySchema>;
 
@@ -37,6 +38,8 @@ const message = {
   attempts: z.number().int().min(0),
   lastError: z.string().nullable(),
   failedAt: epochMs.nullable(),
+  /** What became of it (the domain's outboxState): only a failed message may be sent again. */
+  state: z.enum(OUTBOX_STATES),
 };
 export const outboxMessageSchema = z.discriminatedUnion('channel', [
   z.object({ channel: z.literal('mail'), ...message, payload: mailPayloadSchema }),
@@ -46,3 +49,7 @@ export const outboxMessageSchema = z.discriminatedUnion('channel', [
 export type OutboxMessage = z.infer<typeof outboxMessageSchema>;
 
 export const outboxResponse = z.object({ messages: z.array(outboxMessageSchema) });
+
+/** POST /api/outbox/:id/retry: an outbox message's number. */
+export const outboxIdParams = z.object({ id: z.coerce.number({ error: 'not_found' }).int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const outboxMessageResponse = z.object({ message: outboxMessageSchema });

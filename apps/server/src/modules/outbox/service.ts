@@ -1,7 +1,9 @@
 import type { MailPayload, OutboxMessage, OutboxQuery, PushPayload, SmsPayload } from '@rideway/contract';
-import { and, desc, eq, ne } from 'drizzle-orm';
+import { MAX_DELIVERY_ATTEMPTS, MESSAGE_CHANNELS, outboxState, type OutboxState } from '@rideway/domain';
+import { and, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { outbox } from '../../db/schema';
+import { AppError } from '../../http/app-error';
 import { emit } from '../../realtime/events';
 
 /** The messages' shapes are the contract's, so the admins' listing describes what was written. */
@@ -38,14 +40,32 @@ const toMessage = (row: typeof outbox.$inferSelect): OutboxMessage =>
     attempts: row.attempts,
     lastError: row.lastError,
     failedAt: row.failedAt,
+    state: outboxState(row),
   }) as OutboxMessage;
 
-/** The latest 200 messages people receive, by channel and recipient when asked. */
+/**
+ * The domain's outboxState in SQL, so the filter runs in the database and the 200 newest of a
+ * state are those listed. Failed: given up, refused for good (failedAt) or out of attempts (the
+ * mail and push relays stop at their last attempt without marking it).
+ */
+const IN_STATE: Record<OutboxState, SQL> = {
+  delivered: isNotNull(outbox.deliveredAt),
+  failed: and(isNull(outbox.deliveredAt), or(isNotNull(outbox.failedAt), gte(outbox.attempts, MAX_DELIVERY_ATTEMPTS))) as SQL,
+  waiting: and(isNull(outbox.deliveredAt), isNull(outbox.failedAt), lt(outbox.attempts, MAX_DELIVERY_ATTEMPTS)) as SQL,
+};
+
+/** A LIKE pattern that finds the text anywhere, its own % and _ taken literally. */
+const containing = (text: string): string => `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+
+/** The latest 200 messages people receive, by channel, recipient, state and part of the recipient when asked. */
 export async function listOutbox(db: Db, filter: OutboxQuery): Promise<OutboxMessage[]> {
   const conditions = [
     // Live events have their own log; the listing is the messages people receive.
     filter.channel ? eq(outbox.channel, filter.channel) : ne(outbox.channel, 'event'),
     filter.recipient ? eq(outbox.recipient, filter.recipient) : undefined,
+    filter.state ? IN_STATE[filter.state] : undefined,
+    // A mobile number is stored as digits with its dial code: one typed in E.164 (+44…) is found too.
+    filter.search ? ilike(outbox.recipient, containing(filter.search.replace(/^\+/, ''))) : undefined,
   ].filter((condition) => condition !== undefined);
   const rows = await db
     .select()
@@ -56,3 +76,21 @@ export async function listOutbox(db: Db, filter: OutboxQuery): Promise<OutboxMes
   return rows.map(toMessage);
 }
 
+/**
+ * POST /api/outbox/:id/retry (issue 19): an admin sends a failed message again. It waits once
+ * more, with its attempts from zero, no error and no due time, which is what each relay takes up
+ * next. One conditional update: of two clicks, or a click racing a relay, only one resets it.
+ * A live event is not a message (not_found, as in the listing); a delivered or waiting one is
+ * refused with message_not_failed, so nobody gets a message twice.
+ */
+export async function retryMessage(db: Db, id: number): Promise<OutboxMessage> {
+  const message = and(eq(outbox.id, id), inArray(outbox.channel, [...MESSAGE_CHANNELS]));
+  const [retried] = await db
+    .update(outbox)
+    .set({ failedAt: null, lastError: null, attempts: 0, nextAttemptAt: null })
+    .where(and(message, IN_STATE.failed))
+    .returning();
+  if (retried) return toMessage(retried);
+  const [found] = await db.select({ id: outbox.id }).from(outbox).where(message);
+  throw new AppError(found ? 'message_not_failed' : 'not_found');
+}
