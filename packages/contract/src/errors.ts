@@ -86,6 +86,7 @@ export const ERROR_CATALOGUE = {
   proper_service_area: { status: 400, message: 'Draw the service area as at most 20 areas, each with 3 to 500 points (2000 points in all).' },
   outside_service_area: { status: 422, message: 'Sorry, we do not serve this pickup location yet. Please choose a pickup inside our service area.' },
   proper_timezone: { status: 400, message: 'Enter a time zone name such as Europe/London or UTC.' },
+  proper_history_days: { status: 400, message: 'Enter a whole number of days from 30 to 3650.' },
   proper_place_name: { status: 400, message: 'A place name is 1 to 40 characters.' },
   saved_place_label_taken: { status: 409, message: 'You already have a place with this label. Edit or remove it first.' },
   saved_places_full: { status: 409, message: 'You keep the most saved places allowed. Remove one first.' },

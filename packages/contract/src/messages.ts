@@ -372,6 +372,8 @@ const WEB_KEYS = [
   'setting_timezone',
   'setting_bonus',
   'setting_driverRadius',
+  'setting_locationHistoryDays',
+  'settings_privacy',
   'setting_convert_to_mile',
   'setting_otp_secure',
   'setting_driver_approval',

@@ -11,7 +11,7 @@ import { userSchema } from './user';
 const now = Date.parse('2026-11-22T10:00:00Z');
 
 const settings = {
-  appName: 'Rideway', fareMarginPercent: 30, topupMaxPerDay: 500, topupCountPerDay: 5, symbol: '$', code: 'USD', country: 'United States', bonus: 5, otp_secure: true, driver_approval: true,
+  appName: 'Rideway', fareMarginPercent: 30, topupMaxPerDay: 500, topupCountPerDay: 5, locationHistoryDays: 730, symbol: '$', code: 'USD', country: 'United States', bonus: 5, otp_secure: true, driver_approval: true,
   email_verify: false, autoDispatch: true, CarHornRepeat: false, convert_to_mile: false, bank_fields: true, driverRadius: 10,
   license: 'secret-licence', CompanyName: 'Rideway Ltd', CompanyWebsite: 'https://rideway.example', CompanyTerms: '', contact_email: '',
   FacebookHandle: '', TwitterHandle: '', InstagramHandle: '', AppleStoreLink: '', PlayStoreLink: '', AllowCriticalEditsAdmin: true,

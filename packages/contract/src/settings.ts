@@ -1,5 +1,8 @@
-import { APP_CATEGORIES, isTimeZone, MAX_BONUS, MAX_DRIVER_RADIUS, MAX_SERVICE_AREA_POLYGONS, MAX_SERVICE_AREA_VERTICES, MIN_SERVICE_AREA_VERTICES, validateServiceArea } from '@rideway/domain';
+import { APP_CATEGORIES, DEFAULT_LOCATION_HISTORY_DAYS, isTimeZone, MAX_BONUS, MAX_DRIVER_RADIUS, MAX_LOCATION_HISTORY_DAYS, MAX_SERVICE_AREA_POLYGONS, MIN_LOCATION_HISTORY_DAYS, MAX_SERVICE_AREA_VERTICES, MIN_SERVICE_AREA_VERTICES, validateServiceArea } from '@rideway/domain';
 import { z } from 'zod';
+
+/** A retention period that is not a whole number of days in range answers proper_history_days. */
+const historyKey = { error: 'proper_history_days' } as const;
 
 /** Every problem of the service area answers proper_service_area (section 5's key style). */
 const areaKey = { error: 'proper_service_area' } as const;
@@ -58,6 +61,11 @@ export const settingsSchema = z.object({
   topupMaxPerDay: z.number().min(0).max(1_000_000).refine((value) => Number.isInteger(Math.round(value * 100)) && Math.abs(value * 100 - Math.round(value * 100)) < 1e-6, { message: 'an amount with at most 2 decimals' }).default(500),
   /** Wallet top-ups by card: at most this many started per rider in any 24 hours. */
   topupCountPerDay: z.number().int().min(0).max(100).default(5),
+  /**
+   * Issue 20 point 4: a finished trip's tracking points are thinned and its chat removed this many
+   * days after it ended (decisions.md, location history).
+   */
+  locationHistoryDays: z.number(historyKey).int(historyKey).min(MIN_LOCATION_HISTORY_DAYS, historyKey).max(MAX_LOCATION_HISTORY_DAYS, historyKey).default(DEFAULT_LOCATION_HISTORY_DAYS),
   /** Issue 16, point 6: where the service runs; a pickup outside is refused (outside_service_area). */
   serviceArea: serviceAreaSchema.default([]),
 });

@@ -80,6 +80,7 @@ const ADDED_ERROR_KEYS = [
   'proper_service_area',
   'outside_service_area',
   'proper_timezone',
+  'proper_history_days',
   'proper_place_name',
   'saved_place_label_taken',
   'saved_places_full',

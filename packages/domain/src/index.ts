@@ -37,3 +37,4 @@ export * from './refund-limit';
 export * from './withdraw';
 export * from './saved-places';
 export * from './outbox';
+export * from './retention';

@@ -323,6 +323,8 @@ export const bookings = pgTable(
     dispatchRound: integer('dispatch_round').notNull().default(0),
     /** The booking a no-taker booking was booked again as (issue 17): set once, so a retry makes one booking. */
     retriedAs: text('retried_as'),
+    /** When the trip's location history was pruned (issue 20 point 4): its points thinned, its chat removed. */
+    historyPrunedAt: ms('history_pruned_at'),
     /** Each offered driver's road leg to the pickup, as the maps table answered it when offered (admins and that driver only). */
     offerLegs: jsonb('offer_legs').$type<Record<string, { distanceKm: number; durationSeconds: number }>>().notNull().default({}),
     /** When the current round's offers time out (OFFER_TIMEOUT_S after it began); null when no round timeout applies. */
@@ -338,6 +340,8 @@ export const bookings = pgTable(
     index('bookings_driver_idx').on(t.driver),
     index('bookings_fleetadmin_idx').on(t.fleetadmin),
     index('bookings_status_idx').on(t.status),
+    // The retention job's scan: trips not pruned yet, by when they ended.
+    index('bookings_history_due_idx').on(sql`coalesce(${t.tripEndTime}, ${t.tripdate})`).where(sql`${t.historyPrunedAt} is null`),
     // A driver holds at most one active trip (issue 4): enforced by the database.
     uniqueIndex('bookings_one_active_trip_per_driver')
       .on(t.driver)

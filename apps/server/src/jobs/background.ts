@@ -1,5 +1,6 @@
 import type { AppContext } from '../context';
 import { flushPositions, sweepSilentDrivers } from '../modules/presence/service';
+import { pruneTripHistory } from '../modules/tracking/retention';
 import { pruneEvents } from '../realtime/events';
 import { runDueJobs, type JobHandler } from './runner';
 import { checkExpoReceipts, relayPush, type PushChannels } from './push-relay';
@@ -36,5 +37,7 @@ export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, J
     every(60_000, () => checkExpoReceipts(ctx.db, push, ctx.now())),
     every(10_000, () => sweepSilentDrivers(ctx)),
     every(60 * 60 * 1000, () => pruneEvents(ctx.db, ctx.now())),
+    // Issue 20 point 4: finished trips' location history, kept no longer than the settings say.
+    every(60 * 60 * 1000, () => pruneTripHistory(ctx.db, ctx.now())),
   ];
 }

@@ -1,5 +1,5 @@
 import type { Settings } from '@rideway/contract';
-import { DEFAULT_DRIVER_RADIUS } from '@rideway/domain';
+import { DEFAULT_DRIVER_RADIUS, DEFAULT_LOCATION_HISTORY_DAYS } from '@rideway/domain';
 
 /** The settings of a new installation: a taxi service that needs no outside provider. */
 export const DEFAULT_SETTINGS: Settings = {
@@ -17,6 +17,7 @@ export const DEFAULT_SETTINGS: Settings = {
   fareMarginPercent: 30,
   topupMaxPerDay: 500,
   topupCountPerDay: 5,
+  locationHistoryDays: DEFAULT_LOCATION_HISTORY_DAYS,
   // No service area drawn: the service runs everywhere (issue 16, point 6).
   serviceArea: [],
   bank_fields: true,

@@ -20,6 +20,7 @@ const GROUPS: { title: string; fields: Field[] }[] = [
   { title: 'settings_sign_in', fields: ['MobileLoginEnabled', 'FacebookLoginEnabled', 'AllowCountrySelection', 'AllowCriticalEditsAdmin'] },
   { title: 'settings_company', fields: ['CompanyName', 'CompanyWebsite', 'CompanyTerms', 'contact_email', 'license'] },
   { title: 'settings_links', fields: ['FacebookHandle', 'TwitterHandle', 'InstagramHandle', 'AppleStoreLink', 'PlayStoreLink'] },
+  { title: 'settings_privacy', fields: ['locationHistoryDays'] },
 ];
 
 /** The fields a refusal can land on (issue 17); one about the service area is the form's. */

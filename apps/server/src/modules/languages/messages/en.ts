@@ -370,6 +370,8 @@ export const en: Messages = {
   setting_timezone: 'Time zone',
   setting_bonus: 'Referral bonus',
   setting_driverRadius: 'Driver search radius',
+  setting_locationHistoryDays: 'Keep trip locations and chat for (days)',
+  settings_privacy: 'Privacy',
   setting_convert_to_mile: 'Distances in miles',
   setting_otp_secure: 'Start code for trips',
   setting_driver_approval: 'Drivers need approval',
