@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer } from 'node:http';
 import { gunzipSync } from 'node:zlib';
-import { listenLocally } from './stand-in-server';
+import { answerJson, bodyOf, listenLocally } from './stand-in-server';
 
 /**
  * A local stand-in for Expo's push service, written from
@@ -40,13 +40,9 @@ export type ExpoStandIn = {
 export async function startExpoStandIn(): Promise<ExpoStandIn> {
   const standIn: ExpoStandIn = { url: '', accepted: [], attempts: [], authorizations: [], script: new Map(), requestMode: [], receipts: new Map(), receiptRequests: [], close: () => Promise.resolve() };
   const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
-      };
-      let raw = Buffer.concat(chunks);
+    void bodyOf(request).then((received) => {
+      const answer = (status: number, json: unknown) => { answerJson(response, status, json); };
+      let raw = received;
       if (request.headers['content-encoding'] === 'gzip') raw = gunzipSync(raw);
       let body: unknown;
       try {

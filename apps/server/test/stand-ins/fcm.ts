@@ -1,7 +1,7 @@
 import { createPublicKey, createVerify, randomUUID, type KeyObject } from 'node:crypto';
 import { createServer } from 'node:http';
 import nock from 'nock';
-import { listenLocally } from './stand-in-server';
+import { answerJson, bodyOf, listenLocally } from './stand-in-server';
 
 /**
  * A local stand-in for FCM HTTP v1 and Google's OAuth 2.0 token endpoint, written from:
@@ -54,13 +54,9 @@ export async function startFcmStandIn({ projectId, clientEmail, publicKeyPem }: 
   if (!nock.isActive()) nock.activate();
   const standIn: FcmStandIn = { url: '', accepted: [], attempts: [], tokenRequests: 0, script: new Map(), close: () => Promise.resolve() };
   const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
-      const answer = (status: number, body: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json; charset=UTF-8' }).end(JSON.stringify(body));
-      };
+    void bodyOf(request).then((received) => {
+      const raw = received.toString('utf8');
+      const answer = (status: number, json: unknown) => { answerJson(response, status, json, 'application/json; charset=UTF-8'); };
       if (request.method === 'POST' && request.url === '/token') {
         standIn.tokenRequests += 1;
         const form = new URLSearchParams(raw);

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -73,4 +73,18 @@ export async function listenLocally(server: Server): Promise<{ url: string; clos
         });
       }),
   };
+}
+
+/** A request's whole body, as the push and SMS stand-ins read it before answering. */
+export const bodyOf = (request: IncomingMessage): Promise<Buffer> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => { resolve(Buffer.concat(chunks)); });
+    request.on('error', reject);
+  });
+
+/** Answers with a JSON body (the content type as the provider sends it). */
+export function answerJson(response: ServerResponse, status: number, body: unknown, contentType = 'application/json; charset=utf-8'): void {
+  response.writeHead(status, { 'content-type': contentType }).end(JSON.stringify(body));
 }

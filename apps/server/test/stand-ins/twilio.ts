@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import { listenLocally } from './stand-in-server';
+import { answerJson, bodyOf, listenLocally } from './stand-in-server';
 
 /**
  * A local stand-in for Twilio's Messages API, written from Twilio's documentation:
@@ -49,12 +49,8 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
     close: () => Promise.resolve(),
   };
   const server = createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => {
-      const answer = (status: number, body: unknown) => {
-        response.writeHead(status, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(body));
-      };
+    void bodyOf(request).then((received) => {
+      const answer = (status: number, json: unknown) => { answerJson(response, status, json); };
       const refuse = (status: number, code: number, message: string) => {
         answer(status, { code, message, more_info: `https://www.twilio.com/docs/errors/${String(code)}`, status });
       };
@@ -73,7 +69,7 @@ export async function startTwilioStandIn(): Promise<TwilioStandIn> {
         refuse(400, 21604, "A 'To' phone number is required.");
         return;
       }
-      const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+      const form = new URLSearchParams(received.toString('utf8'));
       const to = form.get('To');
       if (!to) {
         refuse(400, 21604, "A 'To' phone number is required.");
