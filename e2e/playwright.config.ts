@@ -1,7 +1,7 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { defineConfig, devices } from '@playwright/test';
-import { DEMO_PORT as demoPort, FACEBOOK_PORT as facebookPort, PORT as port } from './support/ports';
+import { DEMO_PORT as demoPort, FACEBOOK_PORT as facebookPort, GOOGLE_OIDC_PORT as googleOidcPort, PORT as port } from './support/ports';
 
 /**
  * Browser tests in the system's Chromium (Debian's package; Playwright's own browser download is
@@ -34,6 +34,14 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
+      // Google's OpenID provider, played locally (issue 20).
+      command: 'npx tsx support/fake-oidc.ts',
+      url: `http://127.0.0.1:${googleOidcPort}/health`,
+      env: { FAKE_OIDC_PORT: String(googleOidcPort), FAKE_OIDC_CLIENT_ID: 'e2e-google-client', FAKE_OIDC_CLIENT_SECRET: 'e2e-google-secret' },
+      reuseExistingServer: false,
+      timeout: 30_000,
+    },
+    {
       command: 'npm start',
       cwd: '..',
       url: `http://127.0.0.1:${port}/api/health`,
@@ -49,6 +57,9 @@ export default defineConfig({
         FACEBOOK_APP_SECRET: 'e2e-facebook-app-secret',
         FACEBOOK_GRAPH_URL: `http://127.0.0.1:${facebookPort}`,
         FACEBOOK_DIALOG_URL: `http://127.0.0.1:${facebookPort}/dialog/oauth`,
+        GOOGLE_CLIENT_ID: 'e2e-google-client',
+        GOOGLE_CLIENT_SECRET: 'e2e-google-secret',
+        GOOGLE_ISSUER: `http://127.0.0.1:${googleOidcPort}`,
       },
       reuseExistingServer: false,
       timeout: 60_000,

@@ -15,3 +15,5 @@ export const SMS_PORT = PORT + 6;
 export const BOOK_FLOW_PORT = PORT + 7;
 /** A platform of its own with MAPS_PROVIDER=google against the local Google stand-in: Google's map and Places sessions (issue 16). */
 export const GOOGLE_MAPS_PORT = PORT + 9;
+/** The local Google OpenID provider the platform's Google sign-in is pointed at (issue 20). */
+export const GOOGLE_OIDC_PORT = PORT + 10;

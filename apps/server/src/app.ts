@@ -42,6 +42,7 @@ import { statusPage } from './status-page';
 import { registerWebApp } from './http/web-app';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
+import { documentRoutes } from './modules/documents/routes';
 import { jobHandlers } from './job-handlers';
 import { pushChannels } from './jobs/push-relay';
 import { presenceRoutes } from './modules/presence/routes';
@@ -142,7 +143,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerGateway(app, ctx);
 
-  for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+  for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, documentRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     register(routes, ctx);
   }
   await paymentRoutes(routes, ctx);

@@ -174,6 +174,28 @@ export const configSchema = z.object({
   /** Facebook's Graph API and login dialog; other addresses serve tests and proxies. */
   FACEBOOK_GRAPH_URL: z.url({ protocol: /^https?$/ }).default('https://graph.facebook.com/v21.0'),
   FACEBOOK_DIALOG_URL: z.url({ protocol: /^https?$/ }).default('https://www.facebook.com/v21.0/dialog/oauth'),
+  /** Issue 20: a Google OAuth client (web application), for sign-in with Google when the GoogleLoginEnabled setting is on. */
+  GOOGLE_CLIENT_ID: z.string().trim().min(1).max(300).optional(),
+  /** The Google client's secret: sent to Google's token endpoint only, never logged. */
+  GOOGLE_CLIENT_SECRET: z.string().trim().min(1).max(300).optional(),
+  /** Google's OpenID issuer (discovery at `<issuer>/.well-known/openid-configuration`); another address serves tests. */
+  GOOGLE_ISSUER: z.url({ protocol: /^https?$/ }).default('https://accounts.google.com'),
+  /** Issue 20: a Sign in with Apple Services ID, for sign-in with Apple when the AppleLoginEnabled setting is on. */
+  APPLE_CLIENT_ID: z.string().trim().min(1).max(300).optional(),
+  /** The Apple developer team id: the issuer of the client-secret JWT. */
+  APPLE_TEAM_ID: z.string().trim().regex(/^[A-Za-z0-9]{1,20}$/, 'an Apple team id (letters and digits)').optional(),
+  /** The id of the Sign in with Apple key (the JWT's `kid`). */
+  APPLE_KEY_ID: z.string().trim().regex(/^[A-Za-z0-9]{1,20}$/, 'an Apple key id (letters and digits)').optional(),
+  /** That key's private key (PKCS#8 PEM, the .p8 file; `\\n` for line breaks allowed). A secret: never logged. */
+  APPLE_PRIVATE_KEY: z
+    .string()
+    .transform((value) => value.replace(/\\n/g, '\n').trim())
+    .pipe(z.string().regex(/^-----BEGIN PRIVATE KEY-----[\s\S]+-----END PRIVATE KEY-----$/, 'a PKCS#8 PEM private key (-----BEGIN PRIVATE KEY----- ...)'))
+    .optional(),
+  /** Apple's OpenID issuer (and the client secret's audience); another address serves tests. */
+  APPLE_ISSUER: z.url({ protocol: /^https?$/ }).default('https://appleid.apple.com'),
+  /** Each call to Google or Apple (discovery, keys, token) gives up after this long: the sign-in then fails with login_error. */
+  SOCIAL_SIGN_IN_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** The map tiles every map shows: a `{z}/{x}/{y}` URL template (`{s}` for a subdomain). */
   MAP_TILE_URL: z
     .string()
@@ -250,6 +272,15 @@ export const configSchema = z.object({
       context.addIssue({ code: 'custom', path: ['TWILIO_FROM'], message: 'TWILIO_FROM or TWILIO_MESSAGING_SERVICE_SID is required with TWILIO_ACCOUNT_SID' });
     }
     if (config.SMS_GATEWAY_URL) context.addIssue({ code: 'custom', path: ['SMS_GATEWAY_URL'], message: 'one SMS provider at a time: Twilio or SMS_GATEWAY_URL' });
+  }
+  // Google sign-in needs the client's id and secret together; Apple's client secret is signed with all four.
+  if (Boolean(config.GOOGLE_CLIENT_ID) !== Boolean(config.GOOGLE_CLIENT_SECRET)) {
+    context.addIssue({ code: 'custom', path: [config.GOOGLE_CLIENT_ID ? 'GOOGLE_CLIENT_SECRET' : 'GOOGLE_CLIENT_ID'], message: 'GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are set together' });
+  }
+  if (config.APPLE_CLIENT_ID || config.APPLE_TEAM_ID || config.APPLE_KEY_ID || config.APPLE_PRIVATE_KEY) {
+    for (const name of ['APPLE_CLIENT_ID', 'APPLE_TEAM_ID', 'APPLE_KEY_ID', 'APPLE_PRIVATE_KEY'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'APPLE_CLIENT_ID, APPLE_TEAM_ID, APPLE_KEY_ID and APPLE_PRIVATE_KEY are set together' });
+    }
   }
   // The google maps provider needs its key.
   if (config.MAPS_PROVIDER === 'google' && !config.GOOGLE_MAPS_API_KEY) {

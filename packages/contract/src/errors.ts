@@ -90,7 +90,17 @@ export const ERROR_CATALOGUE = {
   proper_place_name: { status: 400, message: 'A place name is 1 to 40 characters.' },
   saved_place_label_taken: { status: 409, message: 'You already have a place with this label. Edit or remove it first.' },
   saved_places_full: { status: 409, message: 'You keep the most saved places allowed. Remove one first.' },
+  photo_invalid: { status: 400, message: 'Choose a PNG, JPEG or WebP image.' },
+  photo_too_large: { status: 413, message: 'The image is too large. Choose one of at most 5 MB.' },
+  wrong_current_password: { status: 400, message: 'The current password is not correct.' },
+  account_has_active_trip: { status: 409, message: 'The account has a trip in progress. Finish or cancel it first.' },
+  account_owes_money: { status: 409, message: 'The account owes money. Settle the wallet balance first.' },
   message_not_failed: { status: 409, message: 'Only a message whose delivery failed can be sent again.' },
+  documents_required: { status: 409, message: 'Your documents must be sent, approved and in date before you go online.' },
+  proper_document_image: { status: 400, message: 'Choose a PNG, JPEG or WebP image of at most 5 MB.' },
+  proper_expiry_date: { status: 400, message: 'Enter the expiry date printed on the document; it cannot be in the past.' },
+  document_already_reviewed: { status: 409, message: 'This document has already been reviewed.' },
+  social_email_unverified: { status: 409, message: 'An account already uses this email. Sign in to it with your password, or verify its email, before signing in with Google or Apple.' },
   internal_error: { status: 500, message: 'Something went wrong on our side.' },
 } as const satisfies Record<ErrorKey, ErrorEntry>;
 

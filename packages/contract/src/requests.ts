@@ -1,4 +1,5 @@
 /** Request and response schemas of each area's routes. */
+export * from './api/account';
 export * from './api/auth';
 export * from './api/bookings';
 export * from './api/cancelreasons';
@@ -6,6 +7,7 @@ export * from './api/cartypes';
 export * from './api/chat';
 export * from './api/compat';
 export * from './api/dispatch';
+export * from './api/documents';
 export * from './api/files';
 export * from './api/saved-places';
 export * from './api/inbox';

@@ -48,6 +48,9 @@ export const settingsSchema = z.object({
   AllowCriticalEditsAdmin: z.boolean(),
   AllowCountrySelection: z.boolean(),
   FacebookLoginEnabled: z.boolean(),
+  /** Issue 20: sign-in with Google and with Apple, each offered when on and the server holds that provider's client. */
+  GoogleLoginEnabled: z.boolean().default(false),
+  AppleLoginEnabled: z.boolean().default(false),
   MobileLoginEnabled: z.boolean(),
   appcat: z.enum(APP_CATEGORIES),
   /**
@@ -68,6 +71,8 @@ export const settingsSchema = z.object({
   locationHistoryDays: z.number(historyKey).int(historyKey).min(MIN_LOCATION_HISTORY_DAYS, historyKey).max(MAX_LOCATION_HISTORY_DAYS, historyKey).default(DEFAULT_LOCATION_HISTORY_DAYS),
   /** Issue 16, point 6: where the service runs; a pickup outside is refused (outside_service_area). */
   serviceArea: serviceAreaSchema.default([]),
+  /** Issue 20: a driver goes online only with every required document approved and in date. */
+  RequireDriverDocuments: z.boolean().default(true),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 
@@ -94,6 +99,8 @@ export const PUBLIC_SETTINGS_KEYS = [
   'AllowCriticalEditsAdmin',
   'AllowCountrySelection',
   'FacebookLoginEnabled',
+  'GoogleLoginEnabled',
+  'AppleLoginEnabled',
   'MobileLoginEnabled',
   'appcat',
   // The web shows dates and reads book-later times in it.

@@ -84,7 +84,17 @@ const ADDED_ERROR_KEYS = [
   'proper_place_name',
   'saved_place_label_taken',
   'saved_places_full',
+  'photo_invalid',
+  'photo_too_large',
+  'wrong_current_password',
+  'account_has_active_trip',
+  'account_owes_money',
   'message_not_failed',
+  'documents_required',
+  'proper_document_image',
+  'proper_expiry_date',
+  'document_already_reviewed',
+  'social_email_unverified',
   'internal_error',
 ] as const;
 

@@ -37,4 +37,5 @@ export * from './refund-limit';
 export * from './withdraw';
 export * from './saved-places';
 export * from './outbox';
+export * from './driver-documents';
 export * from './retention';

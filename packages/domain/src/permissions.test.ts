@@ -41,6 +41,9 @@ describe('section 2: protected routes and their user types', () => {
     '/payments': ['admin'],
     // Issue 19: the admins' Messages screen over the outbox.
     '/messages': ['admin'],
+    // Issue 20: drivers' documents and their review.
+    '/documents': ['driver'],
+    '/documentreview': ['admin', 'fleetadmin'],
   };
 
   it('lists exactly the sixteen routes of the spec, issue 18\'s payments page and issue 19\'s messages page', () => {
@@ -93,10 +96,10 @@ describe('section 2: the side menu', () => {
   it('gives admins the Users and Wallet groups and every admin page', () => {
     const menu = sideMenuFor('admin');
     expect(keys(menu.items)).toEqual([
-      'home', 'dashboard', 'booking_history', 'add_booking', 'users', 'car_types', 'cancellation_reasons', 'wallet', 'promos', 'push_notifications', 'settings', 'profile',
+      'home', 'dashboard', 'booking_history', 'add_booking', 'document_review', 'users', 'car_types', 'cancellation_reasons', 'wallet', 'promos', 'push_notifications', 'messages', 'settings', 'profile',
     ]);
     const paths = flatten(menu.items).map((item) => item.path);
-    for (const route of Object.keys(PROTECTED_ROUTES)) expect(paths).toContain(route);
+    for (const [route, allowed] of Object.entries(PROTECTED_ROUTES)) if ((allowed as readonly string[]).includes('admin')) expect(paths).toContain(route);
   });
 
   it('gives fleet admins dashboard, bookings, drivers and driver earnings, named as their page', () => {
@@ -106,14 +109,17 @@ describe('section 2: the side menu', () => {
       { key: 'dashboard', path: '/dashboard' },
       { key: 'booking_history', path: '/bookings' },
       { key: 'drivers', path: '/drivers' },
+      { key: 'document_review', path: '/documentreview' },
       { key: 'driver_earning', path: '/driverearning' },
       { key: 'profile', path: '/profile' },
     ]);
   });
 
   it('gives riders and drivers home, booking history and profile, and everyone logout', () => {
+    expect(keys(sideMenuFor('rider').items)).toEqual(['home', 'booking_history', 'profile']);
+    // Issue 20: a driver also sends its documents.
+    expect(keys(sideMenuFor('driver').items)).toEqual(['home', 'booking_history', 'documents', 'profile']);
     for (const usertype of ['rider', 'driver'] as const) {
-      expect(keys(sideMenuFor(usertype).items)).toEqual(['home', 'booking_history', 'profile']);
       expect(sideMenuFor(usertype).logout).toBe(true);
     }
   });

@@ -27,6 +27,9 @@ export const PROTECTED_ROUTES = {
   '/payments': ['admin'],
   // Issue 19: the outbox's mail, SMS and push, with delivery failures an admin sends again.
   '/messages': ['admin'],
+  // Issue 20: a driver's own documents, and their review by an admin or the driver's fleet admin.
+  '/documents': ['driver'],
+  '/documentreview': ['admin', 'fleetadmin'],
 } as const satisfies Record<string, readonly UserType[]>;
 export type ProtectedRoute = keyof typeof PROTECTED_ROUTES;
 
@@ -64,6 +67,8 @@ export function sideMenuFor(usertype: UserType): { items: MenuItem[]; logout: tr
     { key: 'booking_history', path: '/bookings' },
     admin && { key: 'add_booking', path: '/addbookings' },
     fleet && { key: 'drivers', path: '/drivers' },
+    (admin || fleet) && { key: 'document_review', path: '/documentreview' },
+    usertype === 'driver' && { key: 'documents', path: '/documents' },
     admin && {
       key: 'users',
       children: [

@@ -39,6 +39,9 @@ export const users = pgTable(
     loginType: text('login_type'),
     /** The Facebook user id of an account that signs in with Facebook. */
     facebookId: text('facebook_id'),
+    /** Issue 20: the Google and Apple user ids (the ID token's `sub`) of an account that signs in with them. */
+    googleId: text('google_id'),
+    appleId: text('apple_id'),
     passwordHash: text('password_hash'),
     emailVerified: boolean('email_verified').notNull().default(false),
     approved: boolean('approved').notNull().default(true),
@@ -69,12 +72,16 @@ export const users = pgTable(
     bankName: text('bank_name'),
     bankCode: text('bank_code'),
     bankAccount: text('bank_account'),
+    /** Issue 20: when the account was deleted (anonymised; its bookings and ledger stay). Null: a live account. */
+    deletedAt: ms('deleted_at'),
   },
   (t) => [
     uniqueIndex('users_email_key').on(t.email),
     uniqueIndex('users_mobile_key').on(t.mobile),
     uniqueIndex('users_referral_id_key').on(t.referralId),
     uniqueIndex('users_facebook_id_key').on(t.facebookId),
+    uniqueIndex('users_google_id_key').on(t.googleId),
+    uniqueIndex('users_apple_id_key').on(t.appleId),
     index('users_usertype_idx').on(t.usertype),
     index('users_fleetadmin_idx').on(t.fleetadmin),
     // The licence route finds the driver a stored licence belongs to.
@@ -92,6 +99,24 @@ export const sessions = pgTable(
     expiresAt: ms('expires_at').notNull(),
   },
   (t) => [index('sessions_uid_idx').on(t.uid)],
+);
+
+/**
+ * Issue 20: a Google or Apple sign-in under way. The state is kept hashed; the PKCE verifier and
+ * nonce never leave the server; the browser that started it holds the token whose hash is here.
+ */
+export const socialSignIns = pgTable(
+  'social_sign_ins',
+  {
+    stateHash: text('state_hash').primaryKey(),
+    provider: text('provider').notNull(),
+    browserHash: text('browser_hash').notNull(),
+    codeVerifier: text('code_verifier').notNull(),
+    nonce: text('nonce').notNull(),
+    next: text('next'),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [index('social_sign_ins_expires_at_idx').on(t.expiresAt), check('social_sign_ins_provider_check', sql`${t.provider} IN ('google', 'apple')`)],
 );
 
 /** Single-use links sent by mail: email verification and password reset. */
@@ -721,5 +746,40 @@ export const topups = pgTable(
     index('topups_uid_idx').on(t.uid, t.createdAt),
     check('topups_status_check', sql`${t.status} in ('pending', 'credited', 'failed')`),
     check('topups_amount_check', sql`${t.amountMinor} > 0`),
+  ],
+);
+
+/**
+ * Issue 20 point 3: a driver's documents, each kind with its expiry day (YYYY-MM-DD in the
+ * operator's time zone), reviewed by an admin or the driver's fleet admin. History is kept: a new
+ * upload replaces a pending one of its kind, while reviewed ones stay (decisions.md).
+ */
+export const driverDocuments = pgTable(
+  'driver_documents',
+  {
+    id: text('id').primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    kind: text('kind').notNull(),
+    /** The stored image's URL (/api/files/documents/…). */
+    image: text('image').notNull(),
+    expiresOn: text('expires_on').notNull(),
+    status: text('status').notNull().default('pending'),
+    reason: text('reason'),
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: ms('reviewed_at'),
+    createdAt: ms('created_at').notNull(),
+    /** When each expiry reminder went out (once each), and when the expiry itself was dealt with. */
+    reminded30At: ms('reminded_30_at'),
+    reminded7At: ms('reminded_7_at'),
+    expiryHandledAt: ms('expiry_handled_at'),
+  },
+  (t) => [
+    index('driver_documents_uid_idx').on(t.uid, t.kind, t.createdAt),
+    index('driver_documents_status_idx').on(t.status, t.createdAt),
+    // The files route finds the driver a stored document belongs to.
+    uniqueIndex('driver_documents_image_key').on(t.image),
+    check('driver_documents_kind_check', sql`${t.kind} in ('licence_front', 'licence_back', 'id', 'registration', 'insurance')`),
+    check('driver_documents_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    check('driver_documents_expires_on_check', sql`${t.expiresOn} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
   ],
 );

@@ -7,6 +7,8 @@ export class AppError extends Error {
     readonly key: ErrorKey,
     readonly field?: string,
     readonly headers: Record<string, string> = {},
+    /** What the client is told beyond the key (the documents that keep a driver offline). */
+    readonly details?: unknown,
   ) {
     super(ERROR_CATALOGUE[key].message);
     this.name = 'AppError';

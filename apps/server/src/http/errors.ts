@@ -26,7 +26,7 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
     return reply
       .headers(error.headers)
       .status(ERROR_CATALOGUE[error.key].status)
-      .send(errorBody(error.key, error.field === undefined ? {} : { field: error.field }));
+      .send(errorBody(error.key, { ...(error.field === undefined ? {} : { field: error.field }), ...(error.details === undefined ? {} : { details: error.details }) }));
   }
   // A maps provider that timed out, refused, failed or answered malformed: the call's spec key
   // and its 4xx, never a guess and never a 500 (issue 16).

@@ -45,6 +45,12 @@ export const RATE_LIMITS = {
   signup: { counts: 'sign-ups (licence images up to 5 MiB)', routes: ['POST /api/auth/register', 'POST /user_signup'], address: per(20, HOUR) },
   'password-reset': { counts: 'password reset requests and confirmations', routes: ['POST /api/auth/password-reset', 'POST /api/auth/password-reset/confirm'], address: per(30, 15 * MINUTE) },
   otp: { counts: 'sign-in codes sent by SMS', routes: ['POST /api/auth/otp/request'], address: per(30, 15 * MINUTE) },
+  // Issue 20: each start stores a sign-in under way and each return asks Google or Apple; a person tries a few times.
+  'social-sign-in': {
+    counts: 'Google and Apple sign-ins started and returned from',
+    routes: ['GET /api/auth/google/start', 'GET /api/auth/apple/start', 'GET /api/auth/google/callback', 'POST /api/auth/apple/callback'],
+    address: per(60, 15 * MINUTE),
+  },
   chat: { counts: 'chat messages', routes: ['POST /api/bookings/:id/chat'], user: per(30, MINUTE), address: per(300, MINUTE) },
   location: { counts: "a driver's positions, by HTTP and on the WebSocket", routes: ['POST /api/driver/location'], user: per(60, MINUTE), address: per(3000, MINUTE) },
   booking: { counts: 'bookings made', routes: ['POST /api/bookings', 'POST /api/bookings/:id/retry'], user: per(20, MINUTE), address: per(300, MINUTE) },
@@ -82,6 +88,15 @@ export const RATE_LIMITS = {
   // Issue 17: the web reads the saved places when the profile or the booking form opens; each edit is one tap.
   places: { counts: 'reads of the own saved places', routes: ['GET /api/me/places'], user: per(120, MINUTE), address: per(1200, MINUTE) },
   'place-edit': { counts: 'saved places saved, renamed and removed', routes: ['POST /api/me/places', 'PATCH /api/me/places/:id', 'DELETE /api/me/places/:id'], user: per(60, MINUTE), address: per(600, MINUTE) },
+  // Issue 20: a wrong current password is a guess at it, so few tries; a photo is decoded and scaled (work); an export reads everything the account has.
+  'password-change': { counts: 'password changes (each checks the current password)', routes: ['POST /api/me/password'], user: per(10, 15 * MINUTE), address: per(50, 15 * MINUTE) },
+  'profile-photo': { counts: 'profile photos set and removed (each up to 5 MiB, decoded and scaled)', routes: ['PUT /api/me/photo', 'DELETE /api/me/photo'], user: per(20, 10 * MINUTE), address: per(200, 10 * MINUTE) },
+  'data-export': { counts: 'downloads of the own data', routes: ['GET /api/me/export'], user: per(5, HOUR), address: per(50, HOUR) },
+  // Issue 20: a driver sends its five documents, now and then again; each upload is an image of up to 5 MiB.
+  'document-upload': { counts: "a driver's document uploads", routes: ['PUT /api/driver/documents/:kind'], user: per(20, 10 * MINUTE), address: per(200, 10 * MINUTE) },
+  // The review screen reads the list on each decision and filter; each decision is one click.
+  documents: { counts: "reads of documents (the driver's own, or those to review)", routes: ['GET /api/driver/documents', 'GET /api/documents'], user: per(120, MINUTE), address: per(1200, MINUTE) },
+  'document-review': { counts: 'document approvals and rejections', routes: ['POST /api/documents/:id/approve', 'POST /api/documents/:id/reject'], user: per(120, MINUTE), address: per(600, MINUTE) },
   'socket-open': { counts: 'WebSocket connections opened', routes: ['GET /api/ws'], user: per(60, MINUTE), address: per(600, MINUTE) },
   'open-sockets': { counts: 'WebSocket connections open at once on one server process', routes: [], user: per(10, 0) },
   'socket-messages': { counts: 'messages on one WebSocket', routes: [], socket: per(20, SECOND) },

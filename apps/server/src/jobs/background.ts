@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { flushPositions, sweepSilentDrivers } from '../modules/presence/service';
 import { pruneTripHistory } from '../modules/tracking/retention';
 import { pruneEvents } from '../realtime/events';
+import { checkDocumentExpiry } from '../modules/documents/expiry';
 import { runDueJobs, type JobHandler } from './runner';
 import { checkExpoReceipts, relayPush, type PushChannels } from './push-relay';
 import { smsSenderFrom } from '../providers/sms';
@@ -36,6 +37,9 @@ export function startBackground(ctx: AppContext, jobs: Readonly<Record<string, J
     every(2000, () => relayPush(ctx.db, push, ctx.now())),
     every(60_000, () => checkExpoReceipts(ctx.db, push, ctx.now())),
     every(10_000, () => sweepSilentDrivers(ctx)),
+    // Issue 20: document reminders and expiries, each claimed once (several processes share it). Every
+    // minute: an expiry takes the driver offline within a minute of midnight on the operator's clock.
+    every(60_000, () => checkDocumentExpiry(ctx)),
     every(60 * 60 * 1000, () => pruneEvents(ctx.db, ctx.now())),
     // Issue 20 point 4: finished trips' location history, kept no longer than the settings say.
     every(60 * 60 * 1000, () => pruneTripHistory(ctx.db, ctx.now())),

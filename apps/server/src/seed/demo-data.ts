@@ -1,3 +1,4 @@
+import { seedApprovedDocuments } from '../modules/documents/seed';
 import { randomUUID } from 'node:crypto';
 import {
   bookingReference,
@@ -126,6 +127,8 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
     for (const [index, driver] of drivers.entries()) {
       const at = driverSpecs[index]?.at ?? DEMO_CITY.center;
       await tx.update(users).set({ driverActiveStatus: true, locationLat: at.lat, locationLng: at.lng, locationAt: now }).where(eq(users.id, driver.id));
+      // Issue 20: their documents are approved and valid for five years, so they may stay online.
+      await seedApprovedDocuments(tx, driver.id, now, `${new Date(now).getUTCFullYear() + 5}-12-31`);
     }
 
     // Past trips, paid and complete, spread over the last three months, with their ledger moves.

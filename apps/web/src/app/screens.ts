@@ -25,6 +25,9 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/messages': async () => ({ Component: (await import('../features/admin/MessagesPage')).MessagesPage }),
   '/earningreports': async () => ({ Component: (await import('../features/admin/ReportsPages')).EarningReportsPage }),
   '/driverearning': async () => ({ Component: (await import('../features/admin/ReportsPages')).DriverEarningsPage }),
+  // Issue 20: drivers' documents and their review.
+  '/documents': async () => ({ Component: (await import('../features/documents/DocumentsPage')).DocumentsPage }),
+  '/documentreview': async () => ({ Component: (await import('../features/documents/DocumentReviewPage')).DocumentReviewPage }),
   '/profile': async () => ({ Component: (await import('./routes/profile')).ProfileRoute }),
 };
 

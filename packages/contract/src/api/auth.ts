@@ -96,9 +96,16 @@ export type PasswordResetConfirm = z.output<typeof passwordResetConfirmSchema>;
 const linkValue = (max: number) => z.string().max(max).optional().catch(undefined);
 export const verifyEmailQuery = z.object({ token: linkValue(100) });
 export const facebookCallbackQuery = z.object({ code: linkValue(2000), state: linkValue(100) });
+/** Issue 20: where Google or Apple sign-in starts; `next` is the page to return to (a path of this site only). */
+export const socialStartQuery = z.object({ next: linkValue(2000) });
+/**
+ * The provider's answer: Google's by query, Apple's as a form post (response_mode=form_post, with
+ * `user`, the name Apple sends once). `iss` is the issuer RFC 9207 adds; `error` a refusal.
+ */
+export const socialCallbackFields = z.object({ code: linkValue(2000), state: linkValue(100), iss: linkValue(300), error: linkValue(200), user: linkValue(2000) });
 
 export const registerResponse = z.object({ user: userSchema });
 /** A signed-in answer: the session token (also set as the cookie) and the user. */
 export const sessionResponse = z.object({ token: z.string(), user: userSchema });
 export const otpRequestResponse = z.object({ verificationId: z.string() });
-export const signInMethodsResponse = z.object({ email: z.literal(true), mobile: z.boolean(), facebook: z.boolean() });
+export const signInMethodsResponse = z.object({ email: z.literal(true), mobile: z.boolean(), facebook: z.boolean(), google: z.boolean(), apple: z.boolean() });

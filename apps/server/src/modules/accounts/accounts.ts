@@ -16,7 +16,7 @@ export type NewAccount = {
   mobile: string | null;
   usertype: UserType;
   passwordHash: string | null;
-  loginType: 'email' | 'phone' | 'facebook' | null;
+  loginType: 'email' | 'phone' | 'facebook' | 'google' | 'apple' | null;
   facebookId?: string | null;
   approved: boolean;
   emailVerified: boolean;
@@ -113,11 +113,17 @@ export async function insertAccount(db: Db | Tx, account: NewAccount, now: numbe
   throw new AppError('reg_error');
 }
 
-/** The unique constraint a failed write broke (PostgreSQL's 23505), if that is why it failed. */
-function violatedConstraint(error: unknown): string | undefined {
+/** Whether a write failed on a unique constraint (PostgreSQL's 23505). */
+export function isUniqueViolation(error: unknown): boolean {
   const cause = error instanceof Error && 'cause' in error ? error.cause : error;
-  if (typeof cause !== 'object' || cause === null || !('code' in cause) || cause.code !== '23505') return undefined;
-  return 'constraint' in cause && typeof cause.constraint === 'string' ? cause.constraint : undefined;
+  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
+}
+
+/** The unique constraint a failed write broke, if that is why it failed. */
+function violatedConstraint(error: unknown): string | undefined {
+  if (!isUniqueViolation(error)) return undefined;
+  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
+  return typeof cause === 'object' && cause !== null && 'constraint' in cause && typeof cause.constraint === 'string' ? cause.constraint : undefined;
 }
 
 export async function findUser(db: Db | Tx, uid: string): Promise<UserRow | undefined> {

@@ -12,6 +12,8 @@ import {
   registerResponse,
   sessionResponse,
   signInMethodsResponse,
+  socialCallbackFields,
+  socialStartQuery,
   verifyEmailQuery,
 } from '@rideway/contract';
 import { landingRouteAfterLogin, type UserType } from '@rideway/domain';
@@ -24,7 +26,8 @@ import { announceSessionsEnded, newToken, revokeSession, SESSION_COOKIE, SESSION
 import { userView } from '../users/view';
 import { facebookDialogUrl, facebookSignIn } from './facebook';
 import { confirmPasswordReset, requestPasswordReset, verifyEmail } from './links';
-import { signInMethods } from './methods';
+import { signInMethods, type SocialProvider } from './methods';
+import { finishSocialSignIn, SIGN_IN_LIFETIME_MS, startSocialSignIn, type SocialCallback } from './oidc';
 import { requestOtp, verifyOtp } from './otp';
 import { login, register } from './service';
 import { countResetRequest } from './throttle';
@@ -33,6 +36,14 @@ import { countResetRequest } from './throttle';
 const STATE_COOKIE = 'rideway_oauth_state';
 const STATE_PATH = '/api/auth/facebook';
 const STATE_LIFETIME_S = 10 * 60;
+/**
+ * Google and Apple sign-in (issue 20): the browser's half of a sign-in under way (oidc.ts). Apple
+ * answers with a cross-site form post, which carries a cookie only when it is SameSite=None, and
+ * browsers keep those only when Secure: so None and Secure over https, Lax over plain http (a LAN
+ * install: Google's return is a top-level GET, which carries Lax; Apple accepts https returns only).
+ */
+const SOCIAL_COOKIE = 'rideway_social';
+const SOCIAL_PATH = '/api/auth';
 
 /** A browser navigation's only answer: a redirect, with no body. */
 const redirected = { 302: noContent };
@@ -135,6 +146,50 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
       return failedSignIn(reply, error);
     }
   });
+
+  const socialFailed = (reply: FastifyReply, error: unknown) => {
+    if (!(error instanceof AppError)) throw error;
+    return reply.clearCookie(SOCIAL_COOKIE, { path: SOCIAL_PATH }).redirect(`/login?error=${encodeURIComponent(error.key)}`);
+  };
+  const finishSocial = async (request: FastifyRequest, reply: FastifyReply, provider: SocialProvider, answer: SocialCallback) => {
+    try {
+      const session = await finishSocialSignIn(ctx, provider, originOf(request), answer, request.cookies[SOCIAL_COOKIE]);
+      return await setSessionCookie(reply, session.token).clearCookie(SOCIAL_COOKIE, { path: SOCIAL_PATH }).redirect(session.landing);
+    } catch (error) {
+      return socialFailed(reply, error);
+    }
+  };
+  for (const provider of ['google', 'apple'] as const) {
+    const name = provider === 'google' ? 'Google' : 'Apple';
+    app.get(`/api/auth/${provider}/start`, {
+      config: { access: 'public' },
+      schema: { summary: `Sign in with ${name}: off to ${name}'s sign-in page (OpenID Connect)`, querystring: socialStartQuery, response: redirected },
+    }, async (request, reply) => {
+      try {
+        const started = await startSocialSignIn(ctx, provider, originOf(request), request.query.next);
+        const https = request.protocol === 'https';
+        return await reply
+          .setCookie(SOCIAL_COOKIE, started.browserToken, { httpOnly: true, sameSite: https ? 'none' : 'lax', secure: https, path: SOCIAL_PATH, maxAge: SIGN_IN_LIFETIME_MS / 1000 })
+          .redirect(started.url);
+      } catch (error) {
+        return socialFailed(reply, error);
+      }
+    });
+  }
+
+  app.get('/api/auth/google/callback', {
+    config: { access: 'public' },
+    schema: { summary: "Google's answer: starts the session and goes to the page asked for or the user's home", querystring: socialCallbackFields, response: redirected },
+  }, async (request, reply) => finishSocial(request, reply, 'google', request.query));
+
+  app.post('/api/auth/apple/callback', {
+    // Apple posts its answer from appleid.apple.com (response_mode=form_post): a cross-site post by
+    // design, so the Origin check lets it through; the single-use state, the browser's cookie and
+    // the ID token's nonce are what this route checks instead (oidc.ts).
+    config: { access: 'public', crossSite: true },
+    // Documented as the form post it is (a browser's navigation: every problem is a redirect to /login).
+    schema: { summary: "Apple's answer (a form post): starts the session and goes to the page asked for or the user's home", consumes: ['application/x-www-form-urlencoded'], body: socialCallbackFields, response: redirected },
+  }, async (request, reply) => finishSocial(request, reply, 'apple', request.body));
 
   app.get('/api/auth/methods', {
     config: { access: 'public' },

@@ -47,7 +47,8 @@ async function checkOpenBookLater(tx: Tx, riderUid: string): Promise<void> {
 /** The rider booked for: the caller, or the rider an admin books for (admin form; select_proper). */
 async function customerOf(ctx: AppContext, actor: Actor, request: BookingRequest): Promise<UserRow> {
   const customer = actor.usertype !== 'admin' ? actor.user : request.customer === undefined ? undefined : await findUser(ctx.db, request.customer);
-  if (customer?.usertype !== 'rider') throw new AppError('select_proper', 'customer');
+  // A deleted (anonymised) rider is no rider to book for (issue 20).
+  if (customer?.usertype !== 'rider' || customer.deletedAt !== null) throw new AppError('select_proper', 'customer');
   return customer;
 }
 

@@ -9,7 +9,7 @@
  */
 import type { Settings } from '@rideway/contract';
 import { toMinor } from '@rideway/domain';
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Tx } from '../../db/client';
 import { referralBonuses, users } from '../../db/schema';
 import { enqueue } from '../outbox/service';
@@ -32,7 +32,7 @@ async function payReferralBonus(tx: Tx, uid: string, bookingId: string, settings
   await appendEntry(tx, { uid, ...entry });
   await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: settings.appName, msg: (await renderFor(tx, uid))('push_referral_bonus'), screen: 'wallet' } }, now);
   // A referrer whose account was deleted since gets nothing.
-  const referrer = (await tx.select({ id: users.id }).from(users).where(eq(users.id, referred.referrer)).limit(1))[0];
+  const referrer = (await tx.select({ id: users.id }).from(users).where(and(eq(users.id, referred.referrer), isNull(users.deletedAt))).limit(1))[0];
   if (!referrer) return;
   await appendEntry(tx, { uid: referrer.id, ...entry });
   const msg = (await renderFor(tx, referrer.id))('push_referral_bonus_referrer', { name: referred.firstName });

@@ -6,6 +6,7 @@ import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import type { RouteApp } from '../../http/routing';
 import { normaliseFileKey } from '../../providers/storage';
+import { DOCUMENT_FOLDER, mayReadDocument } from '../documents/service';
 
 /** The folder of drivers' licence images: never public. */
 export const LICENCE_FOLDER = 'licences';
@@ -39,8 +40,11 @@ export function fileRoutes(app: RouteApp, ctx: AppContext): void {
   }, async (request, reply) => {
     const file = normaliseFileKey(request.params['*']);
     if (!file) throw new AppError('not_found');
-    const licence = file.folder === LICENCE_FOLDER;
-    if (licence && !(await mayReadLicence(ctx, request.actor, file.key))) throw new AppError('not_found');
+    const document = file.folder === DOCUMENT_FOLDER;
+    const licence = file.folder === LICENCE_FOLDER || document;
+    if (file.folder === LICENCE_FOLDER && !(await mayReadLicence(ctx, request.actor, file.key))) throw new AppError('not_found');
+    // Issue 20: a driver's documents are read as its licence is.
+    if (document && !(await mayReadDocument(ctx.db, request.actor, file.key))) throw new AppError('not_found');
     const bytes = await ctx.storage.get(file.key);
     const type = IMAGE_CONTENT_TYPES.get(file.extension);
     if (!bytes || !type) throw new AppError('not_found');

@@ -8,6 +8,7 @@ import type { Actor } from '../../http/actor';
 import type { DriverPresence } from '../../providers/geo/port';
 import { eventFrame, emit } from '../../realtime/events';
 import { findUser, type UserRow } from '../accounts/accounts';
+import { assertMayGoOnline } from './online-rule';
 
 export const driverTimeoutMs = (ctx: AppContext): number => ctx.config.DRIVER_TIMEOUT_S * 1000;
 /** Positions reported at or after this count as fresh. */
@@ -130,6 +131,8 @@ export async function syncDriver(ctx: AppContext, uid: string): Promise<void> {
 
 /** PATCH /api/driver/status: online or offline (driverActiveStatus). */
 export async function setDriverStatus(ctx: AppContext, actor: Actor, { driverActiveStatus }: DriverStatus): Promise<DriverStatus> {
+  // Issue 20: going online needs every required document approved and in date (offline is always allowed).
+  if (driverActiveStatus) await assertMayGoOnline(ctx, ctx.db, actor.uid);
   await ctx.db.update(users).set({ driverActiveStatus }).where(eq(users.id, actor.uid));
   await syncDriver(ctx, actor.uid);
   return { driverActiveStatus };

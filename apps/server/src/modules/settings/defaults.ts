@@ -20,6 +20,8 @@ export const DEFAULT_SETTINGS: Settings = {
   locationHistoryDays: DEFAULT_LOCATION_HISTORY_DAYS,
   // No service area drawn: the service runs everywhere (issue 16, point 6).
   serviceArea: [],
+  // Issue 20: drivers' documents are checked before they go online.
+  RequireDriverDocuments: true,
   bank_fields: true,
   driverRadius: DEFAULT_DRIVER_RADIUS,
   license: '',
@@ -35,6 +37,8 @@ export const DEFAULT_SETTINGS: Settings = {
   AllowCriticalEditsAdmin: true,
   AllowCountrySelection: true,
   FacebookLoginEnabled: false,
+  GoogleLoginEnabled: false,
+  AppleLoginEnabled: false,
   MobileLoginEnabled: true,
   appcat: 'taxi',
   // Issue 17: a new installation's clock is UTC until the operator names its city's zone.

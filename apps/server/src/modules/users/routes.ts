@@ -1,8 +1,22 @@
-import { editUserRequestSchema, addUserRequestSchema, idParams, noContent, profileUpdateSchema, userListQuery, userListResponse, userResponse } from '@rideway/contract';
+import {
+  accountExportSchema,
+  addUserRequestSchema,
+  editUserRequestSchema,
+  idParams,
+  noContent,
+  okResponseSchema,
+  passwordChangeRequestSchema,
+  profilePhotoRequestSchema,
+  profileUpdateSchema,
+  userListQuery,
+  userListResponse,
+  userResponse,
+} from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { actorOf } from '../../http/actor';
 import { ALL, type RouteApp } from '../../http/routing';
 import { SESSION_COOKIE } from '../accounts/sessions';
+import { changePassword, exportAccount, exportFileName, removeProfilePhoto, setProfilePhoto } from './account';
 import { updateMe } from './me';
 import { addUser, deleteUser, editUser, listUsers } from './service';
 import { userView } from './view';
@@ -19,6 +33,33 @@ export function userRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: ALL },
     schema: { summary: 'Edit the own profile (section 5)', body: profileUpdateSchema, response: { 200: userResponse } },
   }, async (request) => ({ user: await updateMe(ctx, actorOf(request), request.body, request.sessionToken) }));
+
+  // Issue 20 point 2: the own photo, password, data and (DELETE /api/users/:id below) account.
+  app.put('/api/me/photo', {
+    config: { access: ALL },
+    schema: { summary: "Set the own photo (section 3's profile_image): a PNG, JPEG or WebP, checked by its bytes and stored as a 256 px square JPEG", body: profilePhotoRequestSchema, response: { 200: userResponse } },
+  }, async (request) => ({ user: await setProfilePhoto(ctx, actorOf(request), request.body) }));
+
+  app.delete('/api/me/photo', {
+    config: { access: ALL },
+    schema: { summary: 'Remove the own photo', response: { 200: userResponse } },
+  }, async (request) => ({ user: await removeProfilePhoto(ctx, actorOf(request)) }));
+
+  app.post('/api/me/password', {
+    config: { access: ALL },
+    schema: { summary: "Change the own password (the current one required when the account has one); the account's other sessions end", body: passwordChangeRequestSchema, response: { 200: okResponseSchema } },
+  }, async (request) => {
+    await changePassword(ctx, actorOf(request), request.body, request.sessionToken);
+    return { ok: true as const };
+  });
+
+  app.get('/api/me/export', {
+    config: { access: ALL },
+    schema: { summary: 'Download the own data (profile, trips, wallet, chat messages written, saved places, notifications) as a JSON file', response: { 200: accountExportSchema } },
+  }, async (request, reply) => {
+    const data = await exportAccount(ctx, actorOf(request));
+    return reply.header('content-disposition', `attachment; filename="${exportFileName(data.exportedAt)}"`).header('cache-control', 'private, no-store').send(data);
+  });
 
   app.get('/api/users', {
     config: { access: MANAGERS },
@@ -37,7 +78,7 @@ export function userRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.delete('/api/users/:id', {
     config: { access: ALL },
-    schema: { summary: 'Delete a user; deleting yourself signs you out', params: idParams, response: { 204: noContent } },
+    schema: { summary: 'Delete (anonymise) a user: refused during a trip or with money owed; bookings and ledger stay; deleting yourself signs you out', params: idParams, response: { 204: noContent } },
   }, async (request, reply) => {
     const { self } = await deleteUser(ctx, actorOf(request), request.params.id);
     if (self) void reply.clearCookie(SESSION_COOKIE, { path: '/' });

@@ -1,31 +1,33 @@
 import type { AddUserRequest, EditUserRequest, User } from '@rideway/contract';
-import { canManageUser, maskContactForDemo, userTypesAddableBy, type UserType } from '@rideway/domain';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { ACTIVE_BOOKING_STATUSES, canManageUser, maskContactForDemo, userTypesAddableBy, type UserType } from '@rideway/domain';
+import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
-import { carTypes, users } from '../../db/schema';
+import { authTokens, bookings, carTypes, idempotencyKeys, outbox, pushSubscriptions, savedAddresses, savedCards, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
+import { deleteStoredFileOf } from '../../providers/storage';
 import { assertContactsFree, findUser, insertAccount, type UserRow } from '../accounts/accounts';
 import { hashPassword } from '../accounts/passwords';
 import { announceSessionsEnded, revokeAllSessions, revokeOtherSessions, type EndedSessions } from '../accounts/sessions';
 import { syncDriver } from '../presence/service';
 import { assertNotDemoMode, getSettings } from '../settings/service';
-import { balancesMinor } from '../wallet/ledger';
+import { balanceMinor, balancesMinor, lockWallet } from '../wallet/ledger';
 import { toApiUser, userView } from './view';
 
 const LISTABLE: readonly UserType[] = ['rider', 'driver', 'fleetadmin'];
 
 /**
  * GET /api/users: admins list riders, drivers and fleet admins (never admins, section 5); a
- * fleet admin lists only its own drivers. In demo mode contacts are hidden.
+ * fleet admin lists only its own drivers; deleted accounts never. In demo mode contacts are hidden.
  */
 export async function listUsers(ctx: AppContext, actor: Actor, usertype: UserType | undefined): Promise<User[]> {
   const scope =
     actor.usertype === 'fleetadmin'
       ? and(eq(users.usertype, 'driver'), eq(users.fleetadmin, actor.uid))
       : inArray(users.usertype, usertype ? [usertype] : [...LISTABLE]);
-  const rows = await ctx.db.select().from(users).where(scope).orderBy(desc(users.createdAt)).limit(1000);
+  // A deleted (anonymised) account is in no list: it stays only for its bookings and ledger.
+  const rows = await ctx.db.select().from(users).where(and(scope, isNull(users.deletedAt))).orderBy(desc(users.createdAt)).limit(1000);
   const balances = await balancesMinor(ctx.db, rows.map((row) => row.id));
   const settings = await getSettings(ctx.db);
   const views = rows.map((row) => toApiUser(row, { walletBalanceMinor: balances.get(row.id) ?? 0 }));
@@ -83,7 +85,7 @@ export async function addUser(ctx: AppContext, actor: Actor, body: AddUserReques
 /** The user an admin or fleet admin may manage, or 404: another fleet's driver looks missing. */
 async function managedUser(db: Db | Tx, actor: Actor, id: string): Promise<UserRow> {
   const target = await findUser(db, id);
-  if (!target || !canManageUser(actor, { uid: target.id, usertype: target.usertype as UserType, fleetadmin: target.fleetadmin })) {
+  if (!target || target.deletedAt !== null || !canManageUser(actor, { uid: target.id, usertype: target.usertype as UserType, fleetadmin: target.fleetadmin })) {
     throw new AppError('not_found');
   }
   return target;
@@ -157,19 +159,88 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, body: 
 }
 
 /**
- * DELETE /api/users/:id: anyone may delete their own account (and is signed out); admins delete
- * riders, drivers and fleet admins; fleet admins their own drivers. Blocked in demo mode. Every
- * session of the deleted user ends with it, and every socket it had open closes.
+ * Why an account cannot go yet (decisions.md, "Account privacy"): a trip in progress (any status
+ * before the end but PAID, which only waits for an optional rating) would lose its rider or
+ * driver, and money owed to the operator (a negative wallet balance) would be written off.
+ */
+async function assertDeletable(tx: Tx, uid: string): Promise<void> {
+  const inProgress = ACTIVE_BOOKING_STATUSES.filter((status) => status !== 'PAID');
+  const active = await tx
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(and(or(eq(bookings.customer, uid), eq(bookings.driver, uid)), inArray(bookings.status, inProgress)))
+    .limit(1);
+  if (active.length > 0) throw new AppError('account_has_active_trip');
+  if ((await balanceMinor(tx, uid)) < 0) throw new AppError('account_owes_money');
+}
+
+/**
+ * Security-critical. DELETE /api/users/:id: anyone may delete their own account (and is signed
+ * out); admins delete riders, drivers and fleet admins; fleet admins their own drivers. Blocked
+ * in demo mode, and while a trip is in progress or the wallet owes money.
+ *
+ * Deleting anonymises (decisions.md, "Account privacy"): the row stays, so the bookings, ledger
+ * entries and withdraws that name it stay for the books and the reports, but everything personal
+ * goes: names become "Deleted user"; email, mobile, every sign-in (password, Facebook, Google,
+ * Apple), photo, licence, bank details, push tokens and devices, saved places and cards, pending
+ * links, sessions and notifications are erased, and the email and mobile are free to sign up
+ * again. `deleted_at` marks the row: no list shows it and no sign-in finds it. Its files go
+ * after the commit.
  */
 export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Promise<{ self: boolean }> {
   await assertNotDemoMode(ctx.db, 'user:delete');
-  const uid = await ctx.db.transaction(async (tx) => {
+  const { uid, files } = await ctx.db.transaction(async (tx) => {
     const target = id === actor.uid ? actor.user : await managedUser(tx, actor, id);
+    // The wallet lock also serialises this with a payment or withdraw racing the deletion.
+    await lockWallet(tx, target.id);
+    const current = await findUser(tx, target.id);
+    if (!current || current.deletedAt !== null) throw new AppError('not_found');
+    await assertDeletable(tx, target.id);
     await revokeAllSessions(tx, target.id);
-    await tx.delete(users).where(eq(users.id, target.id));
-    return target.id;
+    for (const table of [authTokens, savedAddresses, pushSubscriptions, savedCards, idempotencyKeys] as const) {
+      await tx.delete(table).where(eq(table.uid, target.id));
+    }
+    await tx.delete(outbox).where(and(eq(outbox.channel, 'push'), eq(outbox.recipient, target.id)));
+    // A deleted fleet admin's drivers stay, managed by the admins.
+    await tx.update(users).set({ fleetadmin: null }).where(eq(users.fleetadmin, target.id));
+    await tx.update(users).set(anonymised(ctx.now())).where(eq(users.id, target.id));
+    return { uid: target.id, files: [current.profileImage, current.licenseImage] };
   });
   await announceSessionsEnded(ctx, { uid });
   await syncDriver(ctx, uid);
+  for (const file of files) await deleteStoredFileOf(ctx.storage, file);
   return { self: uid === actor.uid };
+}
+
+/** What remains of a deleted account: its id, type and dates; nothing that names or reaches a person. */
+function anonymised(now: number): Partial<typeof users.$inferInsert> {
+  return {
+    firstName: 'Deleted',
+    lastName: 'user',
+    email: null,
+    mobile: null,
+    facebookId: null,
+    googleId: null,
+    appleId: null,
+    passwordHash: null,
+    emailVerified: false,
+    approved: false,
+    referralId: null,
+    profileImage: null,
+    pushToken: null,
+    userPlatform: null,
+    promoNotifications: false,
+    driverActiveStatus: false,
+    queue: false,
+    locationLat: null,
+    locationLng: null,
+    locationAt: null,
+    vehicleNumber: null,
+    otherInfo: null,
+    licenseImage: null,
+    bankName: null,
+    bankCode: null,
+    bankAccount: null,
+    deletedAt: now,
+  };
 }

@@ -28,7 +28,8 @@ export async function walletOf(ctx: AppContext, uid: string): Promise<WalletView
 /** Section 5 and 6: an admin credits a user's wallet (txRef AdminCredit); never an admin's. */
 export async function creditWallet(ctx: AppContext, actor: Actor, { uid, amount }: WalletCreditRequest): Promise<{ walletBalance: number }> {
   const target = await findUser(ctx.db, uid);
-  if (!target || target.usertype === 'admin') throw new AppError('not_found', 'uid');
+  // A deleted (anonymised) account takes no money (issue 20).
+  if (!target || target.usertype === 'admin' || target.deletedAt !== null) throw new AppError('not_found', 'uid');
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     await lockWallet(tx, uid);

@@ -1,7 +1,7 @@
 import LogoutIcon from '@mui/icons-material/Logout';
 import MenuIcon from '@mui/icons-material/Menu';
 import { DRAWER_WIDTH_PX } from '@rideway/domain';
-import { AppBar, Box, Divider, Drawer, IconButton, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
+import { AppBar, Avatar, Box, Divider, Drawer, IconButton, List, ListItem, ListItemButton, ListItemIcon, ListItemText, ListSubheader, Toolbar, Typography, useMediaQuery, useTheme } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
@@ -11,6 +11,7 @@ import { menuFor } from './menu';
 import { useDocumentTitle } from './use-document-title';
 import { DriverSharing } from '../../hooks/sharing';
 import { InboxBell } from '../../components/InboxBell';
+import { initialsOf } from '../../utils/initials';
 
 /** The signed-in layout: a top bar with appName and the side drawer with the role's menu. */
 export function AppLayout() {
@@ -79,7 +80,16 @@ export function AppLayout() {
           <Typography variant="h6" component="div" sx={{ fontWeight: 700 }}>
             {settings?.appName}
           </Typography>
+          <Box sx={{ flexGrow: 1 }} />
           <InboxBell me={me} />
+          {/* Issue 20: the own photo (or initials), a way to the profile. */}
+          {me && (
+            <IconButton component={RouterLink} to="/profile" aria-label={t('profile')} sx={{ p: 0.5, marginInlineStart: 0.5 }}>
+              <Avatar src={me.profile_image ?? undefined} alt="" data-testid="top-bar-avatar" sx={{ width: 36, height: 36, bgcolor: 'secondary.main', fontSize: 16 }}>
+                {initialsOf(`${me.firstName} ${me.lastName}`)}
+              </Avatar>
+            </IconButton>
+          )}
         </Toolbar>
       </AppBar>
       <Drawer variant={wide ? 'permanent' : 'temporary'} open={wide || open} onClose={() => { setOpen(false); }} sx={{ width: DRAWER_WIDTH_PX, flexShrink: 0, '& .MuiDrawer-paper': { width: DRAWER_WIDTH_PX } }}>

@@ -1,5 +1,5 @@
 import type { User } from '@rideway/contract';
-import { MenuItem, Stack, TextField } from '@mui/material';
+import { Avatar, Box, MenuItem, Stack, TextField } from '@mui/material';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -80,6 +80,12 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
   // A fleet admin edits its drivers' names and vehicles; contacts and approval are an admin's (the server says so too).
   const admin = me?.usertype === 'admin';
   const columns: GridColDef<User>[] = [
+    // Issue 20: the user's photo, or initials.
+    { field: 'profile_image', headerName: t('profile_photo'), width: 70, sortable: false, filterable: false, renderCell: ({ row }) => (
+        <Box sx={{ display: 'flex', alignItems: 'center', height: '100%' }}>
+          <Avatar src={row.profile_image ?? undefined} alt="" sx={{ width: 32, height: 32, fontSize: 14 }}>{`${row.firstName.slice(0, 1)}${row.lastName.slice(0, 1)}`.toUpperCase()}</Avatar>
+        </Box>
+      ) },
     { field: 'firstName', headerName: t('firstName'), editable: true, minWidth: 110, flex: 1 },
     { field: 'lastName', headerName: t('lastName'), editable: true, minWidth: 110, flex: 1 },
     { field: 'email', headerName: t('email'), editable: admin, minWidth: 170, flex: 1 },

@@ -76,3 +76,28 @@ describe('sign-in returns to the page asked for (issue 17)', () => {
     expect(router.state.location.pathname).toBe('/');
   });
 });
+
+describe('Google and Apple sign-in buttons (issue 20)', () => {
+  const renderLogin = (settings: Record<string, unknown>, methods: Record<string, boolean>, entry = '/login') => {
+    fakeApi({ 'GET /api/settings': { status: 200, body: { settings: { appName: 'Rideway', ...settings } } }, 'GET /api/auth/methods': { status: 200, body: { email: true, mobile: false, facebook: false, ...methods } } });
+    const router = createMemoryRouter([{ path: '/login', element: <LoginPage /> }], { initialEntries: [entry] });
+    render(<RouterProvider router={router} />, { wrapper: queryWrapper().wrapper });
+  };
+
+  it('offers each when its setting is on and the server offers it, carrying a same-site next', async () => {
+    renderLogin({ GoogleLoginEnabled: true, AppleLoginEnabled: true }, { google: true, apple: true }, '/login?next=%2Fbookings');
+    expect((await screen.findByRole('link', { name: 'continue_with_google' })).getAttribute('href')).toBe('/api/auth/google/start?next=%2Fbookings');
+    expect(screen.getByRole('link', { name: 'continue_with_apple' }).getAttribute('href')).toBe('/api/auth/apple/start?next=%2Fbookings');
+  });
+
+  it('drops a next of another site, and hides a provider the server does not offer', async () => {
+    renderLogin({ GoogleLoginEnabled: true, AppleLoginEnabled: true }, { google: true, apple: false }, '/login?next=https%3A%2F%2Fevil.example');
+    expect((await screen.findByRole('link', { name: 'continue_with_google' })).getAttribute('href')).toBe('/api/auth/google/start');
+    expect(screen.queryByRole('link', { name: 'continue_with_apple' })).toBeNull();
+  });
+
+  it('shows a refused social sign-in returned to /login', async () => {
+    renderLogin({}, {}, '/login?error=social_email_unverified');
+    expect((await screen.findByTestId('arrival')).textContent).toContain('social_email_unverified');
+  });
+});

@@ -1,5 +1,7 @@
 import type { User } from '@rideway/contract';
+import AppleIcon from '@mui/icons-material/Apple';
 import FacebookIcon from '@mui/icons-material/Facebook';
+import GoogleIcon from '@mui/icons-material/Google';
 import { Alert, Box, Button, Divider, Link, Stack, Tab, Tabs, TextField } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type SyntheticEvent } from 'react';
@@ -11,12 +13,12 @@ import { api } from '../../api/client';
 import { useLogin } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { useFormErrors } from '../../hooks/use-form-errors';
-import { pathAfterLogin } from '../../utils/return-path';
+import { pathAfterLogin, safeReturnPath } from '../../utils/return-path';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { PhoneSignIn } from './PhoneSignIn';
 
 /**
- * What a redirect back to /login says: a failed Facebook sign-in (?error=key) or the outcome of
+ * What a redirect back to /login says: a failed Facebook, Google or Apple sign-in (?error=key) or the outcome of
  * an email verification link (?verified=1 or 0).
  */
 function arrivalMessage(params: URLSearchParams): string | null {
@@ -42,7 +44,13 @@ export function LoginPage() {
   const [params] = useSearchParams();
   const [arrival, setArrival] = useState(() => arrivalMessage(params));
   const errors = useFormErrors(FIELDS);
-  const methods = useQuery({ queryKey: ['sign-in-methods'], queryFn: () => api<{ facebook: boolean }>('/api/auth/methods') });
+  const methods = useQuery({ queryKey: ['sign-in-methods'], queryFn: () => api<{ facebook: boolean; google?: boolean; apple?: boolean }>('/api/auth/methods') });
+  // Issue 20: Google and Apple sign-in start on the server (a navigation), which returns to `next` when it is ours.
+  const next = safeReturnPath(params.get('next'), window.location.origin);
+  const startOf = (provider: 'google' | 'apple') => `/api/auth/${provider}/start${next === null ? '' : `?next=${encodeURIComponent(next)}`}`;
+  const google = Boolean(settings?.GoogleLoginEnabled && methods.data?.google);
+  const apple = Boolean(settings?.AppleLoginEnabled && methods.data?.apple);
+  const facebook = Boolean(settings?.FacebookLoginEnabled && methods.data?.facebook);
   // Back to the page that sent here (?next=, a path of this site only), else section 2's home for the role.
   const signedIn = (user: User) => { void navigate(pathAfterLogin(params.get('next'), user.usertype, window.location.origin), { replace: true }); };
   const submit = (event: SyntheticEvent) => {
@@ -76,13 +84,25 @@ export function LoginPage() {
       ) : (
         <PhoneSignIn onSignedIn={signedIn} />
       )}
-      {settings?.FacebookLoginEnabled && methods.data?.facebook && (
-        <>
-          <Divider sx={{ my: 2 }} />
-          <Button href="/api/auth/facebook" variant="contained" fullWidth startIcon={<FacebookIcon />} sx={{ bgcolor: '#1877f2', '&:hover': { bgcolor: '#166fe5' } }}>
-            {t('continue_with_facebook')}
-          </Button>
-        </>
+      {(facebook || google || apple) && <Divider sx={{ my: 2 }} />}
+      {(facebook || google || apple) && (
+        <Stack spacing={1.5}>
+          {facebook && (
+            <Button href="/api/auth/facebook" variant="contained" fullWidth startIcon={<FacebookIcon />} sx={{ bgcolor: '#1877f2', '&:hover': { bgcolor: '#166fe5' } }}>
+              {t('continue_with_facebook')}
+            </Button>
+          )}
+          {google && (
+            <Button href={startOf('google')} variant="outlined" fullWidth startIcon={<GoogleIcon />} sx={{ color: '#1f1f1f', borderColor: '#747775', bgcolor: '#fff', '&:hover': { bgcolor: '#f8f9fa', borderColor: '#747775' } }}>
+              {t('continue_with_google')}
+            </Button>
+          )}
+          {apple && (
+            <Button href={startOf('apple')} variant="contained" fullWidth startIcon={<AppleIcon />} sx={{ bgcolor: '#000', color: '#fff', '&:hover': { bgcolor: '#222' } }}>
+              {t('continue_with_apple')}
+            </Button>
+          )}
+        </Stack>
       )}
       <Box sx={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', mt: 2 }}>
         <Link component="button" type="button" onClick={() => { setForgotOpen(true); }}>

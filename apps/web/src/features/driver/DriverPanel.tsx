@@ -20,6 +20,7 @@ import { CardListSkeleton } from '../../components/Skeletons';
 import { StatusChip } from '../../components/StatusChip';
 import { TripRoute } from '../../components/TripRoute';
 import { announceOffer } from './offer-alert';
+import { DocumentProblemsAlert } from '../../components/DocumentProblemsAlert';
 import { cancelledText, useCancelledTrip } from './cancel-alert';
 import { useSharing } from '../../hooks/sharing';
 import type { SharingState } from '../../hooks/use-share-position';
@@ -65,7 +66,9 @@ function StatusCard({ me }: { me: User }) {
         </Alert>
       )}
       {!online && <Typography sx={{ mt: 2 }}>{t('offline_no_offers')}</Typography>}
-      {status.isError && <Alert severity="error" sx={{ mt: 2 }}>{t(errorKey(status.error))}</Alert>}
+      {/* Issue 20: why going online is refused, with the way to the documents page. */}
+      {!online && <DocumentProblemsAlert />}
+      {status.isError && <Alert severity="error" sx={{ mt: 2 }} role="alert">{t(errorKey(status.error))}</Alert>}
     </Paper>
   );
 }

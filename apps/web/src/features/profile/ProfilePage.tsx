@@ -15,6 +15,10 @@ import { SavedCardsCard } from './SavedCardsCard';
 import { SavedPlacesCard } from './SavedPlacesCard';
 import { WalletCard } from './WalletCard';
 import { NotificationPreferencesCard } from './NotificationPreferencesCard';
+import { DeleteAccountCard } from './DeleteAccountCard';
+import { MyDataCard } from './MyDataCard';
+import { PasswordCard } from './PasswordCard';
+import { PhotoCard } from './PhotoCard';
 
 /** A driver's own sections below the wallet (its earnings and withdraws), passed in by the app. */
 type DriverCards = (me: User) => ReactNode;
@@ -75,8 +79,12 @@ function ProfileForm({ me, driverCards }: { me: User; driverCards: DriverCards }
           {t('save')}
         </Button>
       </Stack>
+      {/* Issue 20: the photo, first below the names it goes with. */}
+      <Stack spacing={2} sx={{ mt: 3 }}>
+        <PhotoCard me={me} />
+      </Stack>
       {(me.usertype === 'rider' || me.usertype === 'driver') && (
-        <Stack spacing={2} sx={{ mt: 3 }}>
+        <Stack spacing={2} sx={{ mt: 2 }}>
           <WalletCard canTopUp={me.usertype === 'rider'} />
           {me.usertype === 'rider' && <SavedPlacesCard />}
           {me.usertype === 'rider' && <SavedCardsCard />}
@@ -84,6 +92,12 @@ function ProfileForm({ me, driverCards }: { me: User; driverCards: DriverCards }
           <NotificationPreferencesCard />
         </Stack>
       )}
+      {/* Issue 20 point 2: every account's password, data and, last, the danger zone. */}
+      <Stack spacing={2} sx={{ mt: 2 }}>
+        <PasswordCard me={me} />
+        <MyDataCard />
+        <DeleteAccountCard me={me} />
+      </Stack>
     </FormCard>
   );
 }

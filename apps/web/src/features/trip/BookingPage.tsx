@@ -20,6 +20,7 @@ import { ChatPanel } from './ChatPanel';
 import { RatingPanel } from './RatingPanel';
 import { DriverEta } from './DriverEta';
 import { DriverCard } from './DriverCard';
+import { RiderCard } from './RiderCard';
 import { FareBreakdown } from '../../components/FareBreakdown';
 
 const TripMap = lazy(() => import('./TripMap'));
@@ -141,6 +142,7 @@ export function BookingPage({ driverTripPanel }: { driverTripPanel: (booking: Bo
       <Grid container spacing={2}>
         <Grid size={{ xs: 12, md: 7 }}>
           <Stack spacing={2}>
+            {me.usertype === 'driver' && trip.driver === me.id && <RiderCard booking={trip} />}
             {me.usertype === 'driver' && trip.driver === me.id && driverTripPanel(trip)}
             {me.usertype === 'rider' && <RiderNotes booking={trip} />}
             {me.usertype === 'rider' && <DriverEta booking={trip} driverAt={driverAt} />}
