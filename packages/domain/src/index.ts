@@ -39,3 +39,4 @@ export * from './saved-places';
 export * from './outbox';
 export * from './driver-documents';
 export * from './retention';
+export * from './return-path';

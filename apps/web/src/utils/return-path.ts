@@ -1,34 +1,4 @@
-/**
- * Security-critical: where signing in returns to (issue 17). The `next` of /login comes from the
- * address bar, so anyone can write one into a link: only a path of this app is followed, never
- * another site (an open redirect that borrows our login page), and never /login itself.
- */
-import { canOpenRoute, isProtectedRoute, landingRouteAfterLogin, type UserType } from '@rideway/domain';
-
-/** A same-origin path (with its query and fragment) from `next`, or null. */
-export function safeReturnPath(next: string | null, origin: string): string | null {
-  // Only a relative path: "//host", "/\host" and "https://..." name another site.
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
-  let url: URL;
-  try {
-    url = new URL(next, origin);
-  } catch {
-    return null;
-  }
-  // The parser's view decides (it drops tabs and newlines, and reads "\" as "/"): still our origin?
-  if (url.origin !== origin || url.pathname === '/login') return null;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
-
-/** Where a user goes after signing in: back to the page asked for if it is ours and theirs, else section 2's home. */
-export function pathAfterLogin(next: string | null, usertype: UserType, origin: string): string {
-  const path = safeReturnPath(next, origin);
-  if (path === null) return landingRouteAfterLogin(usertype);
-  const pathname = new URL(path, origin).pathname;
-  // A screen of another role would send them straight back to /login.
-  if (isProtectedRoute(pathname) && !canOpenRoute(pathname, usertype)) return landingRouteAfterLogin(usertype);
-  return path;
-}
+/** The sign-in return rule itself (safeReturnPath, pathAfterLogin) is the domain's, shared with the server. */
 
 /** The /login address that returns to `path` after signing in. */
 export const loginReturningTo = (path: string): string => (path === '/' || path.startsWith('/login') ? '/login' : `/login?next=${encodeURIComponent(path)}`);

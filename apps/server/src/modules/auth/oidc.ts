@@ -16,7 +16,7 @@
  *   code_challenge method, so its flow rests on the state and the ID token's nonce.
  */
 import { createHash } from 'node:crypto';
-import { canOpenRoute, isProtectedRoute, isStandardEmail, landingRouteAfterLogin, type UserType } from '@rideway/domain';
+import { isStandardEmail, pathAfterLogin, safeReturnPath, type UserType } from '@rideway/domain';
 import { and, eq, isNull, lte } from 'drizzle-orm';
 import { importPKCS8, SignJWT } from 'jose';
 import * as client from 'openid-client';
@@ -109,30 +109,6 @@ async function askingProvider<T>(ctx: AppContext, provider: SocialProvider, step
 }
 
 /**
- * Security-critical: `next` comes from the address bar: only a path of this site is kept, never
- * another site (an open redirect), never /login (as the web's utils/return-path.ts does).
- */
-export function safeNext(next: string | undefined, origin: string): string | null {
-  if (!next || !next.startsWith('/') || next.startsWith('//') || next.startsWith('/\\')) return null;
-  let url: URL;
-  try {
-    url = new URL(next, origin);
-  } catch {
-    return null;
-  }
-  if (url.origin !== new URL(origin).origin || url.pathname === '/login' || url.pathname.startsWith('/api/')) return null;
-  return `${url.pathname}${url.search}${url.hash}`;
-}
-
-/** Where a signed-in user goes: the page asked for if it is theirs to open, else section 2's home for the role. */
-function landingOf(next: string | null, usertype: UserType, origin: string): string {
-  if (next === null) return landingRouteAfterLogin(usertype);
-  const pathname = new URL(next, origin).pathname;
-  if (isProtectedRoute(pathname) && !canOpenRoute(pathname, usertype)) return landingRouteAfterLogin(usertype);
-  return next;
-}
-
-/**
  * The start: where the browser goes (the provider's authorization page) and the token it keeps
  * in a cookie. Refused (forbidden) when the provider is not on offer.
  */
@@ -163,7 +139,7 @@ export async function startSocialSignIn(ctx: AppContext, provider: SocialProvide
     browserHash: sha256(browserToken),
     codeVerifier: pkce ? codeVerifier : '',
     nonce,
-    next: safeNext(next, origin),
+    next: safeReturnPath(next, origin),
     expiresAt: now + SIGN_IN_LIFETIME_MS,
   });
   return { url: client.buildAuthorizationUrl(configuration, parameters).toString(), browserToken };
@@ -300,5 +276,5 @@ export async function finishSocialSignIn(
   };
   const user = await accountOf(ctx, provider, identity);
   await admit(ctx, user, false);
-  return { token: await createSession(ctx.db, user.id, ctx.now()), user, landing: landingOf(pending.next, user.usertype as UserType, origin) };
+  return { token: await createSession(ctx.db, user.id, ctx.now()), user, landing: pathAfterLogin(pending.next, user.usertype as UserType, origin) };
 }

@@ -1,4 +1,5 @@
 import type { User } from '@rideway/contract';
+import { pathAfterLogin, safeReturnPath } from '@rideway/domain';
 import AppleIcon from '@mui/icons-material/Apple';
 import FacebookIcon from '@mui/icons-material/Facebook';
 import GoogleIcon from '@mui/icons-material/Google';
@@ -13,7 +14,6 @@ import { api } from '../../api/client';
 import { useLogin } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { useFormErrors } from '../../hooks/use-form-errors';
-import { pathAfterLogin, safeReturnPath } from '../../utils/return-path';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
 import { PhoneSignIn } from './PhoneSignIn';
 
