@@ -52,6 +52,9 @@ const ROUTES: Record<string, readonly Role[]> = {
   '/settings': ['admin'],
   '/payments': ['admin'],
   '/messages': ['admin'],
+  // Issue 20: a driver's documents, and their review.
+  '/documents': ['driver'],
+  '/documentreview': ['admin', 'fleetadmin'],
 };
 
 /** Every path the web app's route table serves: its own entries and the screens it maps in. */

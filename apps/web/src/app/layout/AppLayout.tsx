@@ -85,7 +85,7 @@ export function AppLayout() {
           {/* Issue 20: the own photo (or initials), a way to the profile. */}
           {me && (
             <IconButton component={RouterLink} to="/profile" aria-label={t('profile')} sx={{ p: 0.5, marginInlineStart: 0.5 }}>
-              <Avatar src={me.profile_image ?? undefined} alt="" data-testid="top-bar-avatar" sx={{ width: 36, height: 36, bgcolor: 'secondary.main', fontSize: 16 }}>
+              <Avatar src={me.profile_image ?? undefined} alt="" data-testid="top-bar-avatar" sx={{ width: 36, height: 36, bgcolor: 'secondary.main', color: 'secondary.contrastText', fontSize: 16 }}>
                 {initialsOf(`${me.firstName} ${me.lastName}`)}
               </Avatar>
             </IconButton>

@@ -83,7 +83,7 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
     // Issue 20: the user's photo, or initials.
     { field: 'profile_image', headerName: t('profile_photo'), width: 70, sortable: false, filterable: false, renderCell: ({ row }) => (
         <Box sx={{ display: 'flex', alignItems: 'center', height: '100%' }}>
-          <Avatar src={row.profile_image ?? undefined} alt="" sx={{ width: 32, height: 32, fontSize: 14 }}>{`${row.firstName.slice(0, 1)}${row.lastName.slice(0, 1)}`.toUpperCase()}</Avatar>
+          <Avatar src={row.profile_image ?? undefined} alt="" sx={{ width: 32, height: 32, fontSize: 14, bgcolor: 'primary.main', color: 'primary.contrastText' }}>{`${row.firstName.slice(0, 1)}${row.lastName.slice(0, 1)}`.toUpperCase()}</Avatar>
         </Box>
       ) },
     { field: 'firstName', headerName: t('firstName'), editable: true, minWidth: 110, flex: 1 },

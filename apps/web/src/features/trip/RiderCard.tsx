@@ -11,7 +11,7 @@ export function RiderCard({ booking }: { booking: Booking }) {
     <Card variant="outlined" component="section" aria-label={t('your_rider')} data-testid="rider-card">
       <CardContent>
         <Stack direction="row" spacing={2} sx={{ alignItems: 'center' }}>
-          <Avatar src={booking.customer_image || undefined} alt={name} sx={{ width: 56, height: 56, bgcolor: 'secondary.main' }}>
+          <Avatar src={booking.customer_image || undefined} alt={name} sx={{ width: 56, height: 56, bgcolor: 'secondary.main', color: 'secondary.contrastText' }}>
             {initialsOf(name)}
           </Avatar>
           <Stack sx={{ minWidth: 0 }}>
