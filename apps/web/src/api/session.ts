@@ -36,7 +36,12 @@ export function useLogin() {
   });
 }
 
-export function useLogout() {
+/**
+ * Signing out; `landing` is where the app goes. It goes there before the signed-in data is
+ * dropped, in the same render: the page left behind never sees "no user" and sends the user to
+ * /login?next=<itself>, which would race the landing.
+ */
+export function useLogout(landing: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async () => {
@@ -45,6 +50,7 @@ export function useLogout() {
       return api<undefined>('/api/auth/logout', { method: 'POST' });
     },
     onSuccess: () => {
+      landing();
       queryClient.clear();
       queryClient.setQueryData(ME, null);
     },

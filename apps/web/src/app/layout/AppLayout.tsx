@@ -21,8 +21,8 @@ export function AppLayout() {
   const [open, setOpen] = useState(false);
   const { data: me } = useMe();
   const { data: settings } = useSettings();
-  const logout = useLogout();
   const navigate = useNavigate();
+  const logout = useLogout(() => { void navigate('/login'); });
   const { pathname } = useLocation();
   useDocumentTitle();
   const menu = (
@@ -58,7 +58,7 @@ export function AppLayout() {
       <Divider />
       <List>
         <ListItem disablePadding>
-          <ListItemButton onClick={() => { logout.mutate(undefined, { onSuccess: () => { void navigate('/login'); } }); }}>
+          <ListItemButton onClick={() => { logout.mutate(); }}>
             <ListItemIcon>
               <LogoutIcon />
             </ListItemIcon>
