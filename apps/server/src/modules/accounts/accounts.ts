@@ -4,6 +4,7 @@ import { and, eq, ne, or } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
+import { isUniqueViolation } from '../../db/unique-violation';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -111,12 +112,6 @@ export async function insertAccount(db: Db | Tx, account: NewAccount, now: numbe
     row.referralId = await freeReferralId(db, account.firstName, account.referralSource);
   }
   throw new AppError('reg_error');
-}
-
-/** Whether a write failed on a unique constraint (PostgreSQL's 23505). */
-export function isUniqueViolation(error: unknown): boolean {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
-  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
 }
 
 /** The unique constraint a failed write broke, if that is why it failed. */

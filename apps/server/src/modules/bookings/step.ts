@@ -21,6 +21,7 @@ import { renderFor } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import { syncDriver } from '../presence/service';
 import { getSettings } from '../settings/service';
+import { isUniqueViolation } from '../../db/unique-violation';
 
 /**
  * The frame every section 4 step runs in: one transaction that locks the booking, asks the domain
@@ -152,11 +153,6 @@ async function writeGuarded(tx: Tx, { booking, plan, columns }: StepChange): Pro
   if (!written[0]) throw new AppError('invalid_transition');
   return written[0];
 }
-
-const isUniqueViolation = (error: unknown): boolean => {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
-  return typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505';
-};
 
 /** The plan's push notices, to the rider or the trip's driver, through the outbox, each in its recipient's language (issue 19). */
 async function sendNotices(tx: Tx, change: StepChange): Promise<void> {

@@ -22,6 +22,7 @@ import { savedAddresses, users } from '../../db/schema';
 import { AppError, unwrap } from '../../http/app-error';
 import type { Actor } from '../../http/actor';
 import { getSettings } from '../settings/service';
+import { isUniqueViolation } from '../../db/unique-violation';
 
 type Row = typeof savedAddresses.$inferSelect;
 
@@ -50,8 +51,7 @@ function checkLabelFree(places: readonly Row[], label: SavedPlaceLabel | null, e
 
 /** The unique index's refusal (PostgreSQL's 23505), raced past the check: the same answer. */
 function asLabelTaken(error: unknown): never {
-  const cause = error instanceof Error && 'cause' in error ? error.cause : error;
-  if (typeof cause === 'object' && cause !== null && 'code' in cause && cause.code === '23505') throw new AppError('saved_place_label_taken', 'label');
+  if (isUniqueViolation(error)) throw new AppError('saved_place_label_taken', 'label');
   throw error;
 }
 
