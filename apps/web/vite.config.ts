@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { VitePWA } from 'vite-plugin-pwa';
+import { compression } from 'vite-plugin-compression2';
 import { landingBudget } from './vite-plugins/landing-budget.ts';
 
 const api = process.env.RIDEWAY_API ?? 'http://127.0.0.1:3000';
@@ -41,6 +42,10 @@ export default defineConfig({
         maximumFileSizeToCacheInBytes: 3 * 1024 * 1024,
       },
     }),
+    // Brotli and gzip copies of the text assets, made once here; the server sends the one the
+    // browser accepts (@fastify/static preCompressed, http/web-app.ts). Uncompressed, the landing
+    // page's scripts took seconds on a phone's network (issue 21 point 5).
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 }),
   ],
   server: {
     proxy: {

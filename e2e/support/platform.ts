@@ -6,11 +6,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const SERVER_DIR = fileURLToPath(new URL('../../apps/server', import.meta.url));
-const TSX = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
 
-/** A platform started by a test (the web app is already built by the suite's first server), stopped with stop(). */
+/** A platform started by a test, compiled as production runs it (the suite's first server, `npm start`, built the web app and dist/), stopped with stop(). */
 export async function startPlatform(port: number, env: Record<string, string>): Promise<{ stop: () => void }> {
-  const child: ChildProcess = spawn(TSX, ['src/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, ['--enable-source-maps', 'dist/main.js'], {
     cwd: SERVER_DIR,
     detached: true,
     stdio: 'ignore',

@@ -5,6 +5,7 @@ describe('configuration', () => {
   it('runs with no environment at all, on embedded defaults', () => {
     expect(loadConfig({})).toEqual({
       PORT: 3000,
+      SHUTDOWN_GRACE_MS: 10_000,
       HOST: '127.0.0.1',
       DATA_DIR: './data',
       DEMO_DATA: true,
@@ -85,6 +86,14 @@ describe('configuration', () => {
     expect(config).toMatchObject({ MAPS_PROVIDER: 'osm', MAPS_TIMEOUT_MS: 2500, MAPS_CACHE_S: 0 });
     expect(config.PHOTON_URL).toBeUndefined();
     expect(() => loadConfig({ MAPS_PROVIDER: 'here', OSRM_URL: 'ftp://x', MAPS_TIMEOUT_MS: '0' })).toThrow(/MAPS_PROVIDER.*OSRM_URL.*MAPS_TIMEOUT_MS/);
+  });
+
+  it('takes a TWO_FACTOR_KEY of 32 bytes only, and a bounded SHUTDOWN_GRACE_MS', () => {
+    expect(loadConfig({ TWO_FACTOR_KEY: 'ab'.repeat(32) }).TWO_FACTOR_KEY).toBe('ab'.repeat(32));
+    expect(loadConfig({ TWO_FACTOR_KEY: Buffer.alloc(32, 7).toString('base64') }).TWO_FACTOR_KEY).toBeDefined();
+    expect(() => loadConfig({ TWO_FACTOR_KEY: 'too-short' })).toThrow(/TWO_FACTOR_KEY/);
+    expect(loadConfig({ SHUTDOWN_GRACE_MS: '2500' }).SHUTDOWN_GRACE_MS).toBe(2500);
+    expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '0' })).toThrow(/SHUTDOWN_GRACE_MS/);
   });
 
   it('names every bad variable at once', () => {

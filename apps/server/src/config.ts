@@ -30,6 +30,11 @@ export const configSchema = z.object({
   DATABASE_URL: optionalUrl(/^postgres(ql)?$/).optional(),
   /** Redis, to share events and live driver positions between server processes. */
   REDIS_URL: optionalUrl(/^rediss?$/).optional(),
+  /**
+   * How long a shutdown (SIGTERM, SIGINT) may take: requests in flight and WebSockets get this long
+   * to finish, then the process exits anyway, so a database or Redis that is gone cannot keep it up.
+   */
+  SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /** Seed demo data into an empty database. */
   DEMO_DATA: flag.default(true),
   BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
@@ -41,6 +46,15 @@ export const configSchema = z.object({
   /** An SMTP server for mail (smtp:// or smtps://); without it mail stays in the outbox for admins. */
   SMTP_URL: optionalUrl(/^smtps?$/).optional(),
   MAIL_FROM: z.string().min(3).default('Rideway <no-reply@rideway.local>'),
+  /**
+   * Seals admins' and fleet admins' authenticator secrets at rest (AES-256-GCM): 32 bytes as 64 hex
+   * digits or base64, e.g. `openssl rand -hex 32`. A secret; without it they are stored as the app holds them.
+   */
+  TWO_FACTOR_KEY: z
+    .string()
+    .trim()
+    .refine((value) => /^[0-9a-f]{64}$/i.test(value) || Buffer.from(value, 'base64').length === 32, '32 bytes: 64 hex digits or base64')
+    .optional(),
   /** Signs the embedded test payment provider's confirmations; random per start when unset. */
   PAYMENT_SECRET: z.string().min(16).optional(),
   /**

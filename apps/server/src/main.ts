@@ -3,7 +3,6 @@ import { buildApp } from './app';
 import { loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { relayMail } from './jobs/mail-relay';
-import { smtpTransport } from './providers/mail';
 import { diskStorage } from './providers/storage';
 import { keepDemoDriversOnline } from './seed/demo-presence';
 import { prepareDatabase } from './seed/prepare';
@@ -16,11 +15,13 @@ const database = await openDatabase({
     console.error(`database connection lost: ${error.message}`);
   },
 });
-const demoLogins = await prepareDatabase(database.db, config);
-const app = await buildApp({ config, db: database.db, storage: diskStorage(join(config.DATA_DIR, 'files')) });
+const storage = diskStorage(join(config.DATA_DIR, 'files'));
+const demoLogins = await prepareDatabase(database.db, config, Date.now(), storage);
+const app = await buildApp({ config, db: database.db, storage });
 
 // With SMTP configured, mail leaves the outbox every few seconds; without, admins read it there.
-const transport = config.SMTP_URL ? smtpTransport(config.SMTP_URL, config.MAIL_FROM) : undefined;
+// Loaded only when configured: an SDK not in use costs no memory (issue 21 point 4).
+const transport = config.SMTP_URL ? (await import('./providers/mail')).smtpTransport(config.SMTP_URL, config.MAIL_FROM) : undefined;
 const relay = transport
   ? setInterval(() => {
       relayMail(database.db, transport, Date.now()).catch((error: unknown) => {
@@ -44,12 +45,24 @@ async function shutdown(signal: string): Promise<void> {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down');
-  // Fastify stops accepting connections and waits for requests in flight before closing.
+  // A bound on the whole: a database or Redis that no longer answers must not keep the process
+  // serving half-closed (issue 21 point 3).
+  setTimeout(() => {
+    app.log.error({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time; exiting');
+    process.exit(1);
+  }, config.SHUTDOWN_GRACE_MS).unref();
   clearInterval(relay);
   clearInterval(demoPresence);
-  await app.close();
-  transport?.close();
-  await database.close();
+  try {
+    // Fastify stops accepting connections, closes the WebSockets (1001) and waits for requests in
+    // flight; then the database's connections end.
+    await app.close();
+    transport?.close();
+    await database.close();
+  } catch (error) {
+    app.log.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
   process.exit(0);
 }
 process.once('SIGTERM', () => void shutdown('SIGTERM'));

@@ -1,13 +1,25 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, htmlPageResponse, webFileParams, webFileResponse } from '@rideway/contract';
 import { AppError } from './app-error';
 import type { RouteApp } from './routing';
 
-/** Where `npm run build -w @rideway/web` puts the app. */
-const WEB_DIST = join(import.meta.dirname, '..', '..', '..', 'web', 'dist');
+/**
+ * Where `npm run build -w @rideway/web` puts the app, found through the workspace's package link so
+ * the sources (src/http) and the compiled server (dist/main.js) find the same folder.
+ */
+function webDist(): string {
+  try {
+    return join(dirname(createRequire(import.meta.url).resolve('@rideway/web/package.json')), 'dist');
+  } catch {
+    // Installed without the web workspace: the API alone, with the status page.
+    return '';
+  }
+}
+const WEB_DIST = webDist();
 
 /** A browser asking for a page of the app (a route of section 2), not for the API or a file. */
 const wantsAppPage = (request: FastifyRequest): boolean =>
@@ -23,7 +35,7 @@ const wantsAppPage = (request: FastifyRequest): boolean =>
 const PUBLIC = { access: 'public' } as const;
 
 export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST): Promise<void> {
-  if (!existsSync(join(root, 'index.html'))) {
+  if (root === '' || !existsSync(join(root, 'index.html'))) {
     app.get('/', { config: PUBLIC, schema: { summary: "The server's status page (the web app is not built)", response: { 200: htmlPageResponse } } }, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send(await statusPage()));
     app.get('/*', { config: PUBLIC, schema: { summary: 'The web app is not built: nothing to serve', params: webFileParams, response: { 200: webFileResponse } } }, () => {
@@ -32,16 +44,19 @@ export async function registerWebApp(app: RouteApp, statusPage: () => Promise<st
     app.setNotFoundHandler((_request, reply) => reply.status(404).send(errorBody('not_found')));
     return;
   }
-  await app.register(fastifyStatic, { root, serve: false });
+  // The build leaves .br and .gz beside each text asset: sent to a browser that accepts them, with Vary.
+  await app.register(fastifyStatic, { root, serve: false, preCompressed: true });
   // The handlers send and return nothing: returning the reply of a file being streamed piled up
   // 'close' listeners on the response (Node's MaxListeners warning in the browser tests).
+  // Vary: a cache between (a proxy, a CDN) keeps the brotli, gzip and plain copies apart.
   const sendPage = (reply: FastifyReply): void => {
-    void reply.header('cache-control', 'no-cache').sendFile('index.html', { cacheControl: false });
+    void reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', { cacheControl: false });
   };
   app.get('/', { config: PUBLIC, schema: { summary: "The web app's page", response: { 200: htmlPageResponse } } }, (_request, reply) => { sendPage(reply); });
   // A missing file falls through to the not-found handler, which answers a page request with the app.
   app.get('/*', { config: PUBLIC, schema: { summary: "The web app's files (hashed assets cached for a year)", params: webFileParams, response: { 200: webFileResponse } } }, (request, reply) => {
     const path = request.params['*'];
+    void reply.header('vary', 'accept-encoding');
     if (path.startsWith('assets/')) void reply.sendFile(path, { maxAge: '365d', immutable: true });
     else void reply.header('cache-control', 'no-cache').sendFile(path, { cacheControl: false });
   });

@@ -19,7 +19,16 @@ const MAX_MESSAGE_BYTES = 16 * 1024;
  * and close the socket of one the session hook refuses.
  */
 export async function registerWebSocket(app: FastifyInstance): Promise<void> {
-  await app.register(fastifyWebsocket, { options: { maxPayload: MAX_MESSAGE_BYTES } });
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: MAX_MESSAGE_BYTES },
+    // On shutdown every client hears 1001 (going away), its cue to reconnect to another server,
+    // where the plugin's own close would send no code at all.
+    preClose(done) {
+      for (const client of this.websocketServer.clients) client.close(1001, 'server shutting down');
+      this.websocketServer.close();
+      done();
+    },
+  });
 }
 
 /** The session hook refuses an upgrade without a session; a socket that got here without one is closed all the same. */

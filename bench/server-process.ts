@@ -1,0 +1,33 @@
+// Starting a server (or a baseline) as its own process for the benches that measure a process:
+// start time, resident memory, Lighthouse.
+import { spawn, type ChildProcess } from 'node:child_process';
+
+export type ServerProcess = { child: ChildProcess; base: string; healthyAfterMs: number; stop: () => Promise<number> };
+
+/**
+ * Runs `command args` in `cwd` with PORT set, in a process group of its own, until GET /api/health
+ * answers; `stop` sends SIGTERM to the group and answers how long the exit took.
+ */
+export async function startProcess(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<ServerProcess> {
+  const port = 4300 + Math.floor(Math.random() * 900);
+  const started = performance.now();
+  const child = spawn(command, args, { cwd, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env } });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
+  const base = `http://127.0.0.1:${String(port)}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${command} ${args.join(' ')} exited with ${String(child.exitCode)}`);
+    if (await fetch(`${base}/api/health`).then((r) => r.ok, () => false)) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    child,
+    base,
+    healthyAfterMs: performance.now() - started,
+    stop: async () => {
+      const signalled = performance.now();
+      process.kill(-(child.pid ?? 0), 'SIGTERM');
+      await exited;
+      return performance.now() - signalled;
+    },
+  };
+}
