@@ -20,6 +20,13 @@ export type Database = { db: Db; engine: 'pglite' | 'postgres'; close: () => Pro
 const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
+ * The embedded database's memory (issue 21 point 4): PostgreSQL's default 128 MB of shared
+ * buffers live inside PGlite's WebAssembly memory, all resident, for a database of a few MB that
+ * the operating system's file cache holds anyway. 16 MB keeps the hot tables and indexes.
+ */
+const PGLITE_SETTINGS = ['-c', 'shared_buffers=16MB'];
+
+/**
  * Opens the system of record and brings its schema up to date: PostgreSQL when `databaseUrl` is
  * given, else the embedded PGlite in `dataDir` (kept across restarts), or in memory for
  * `dataDir: 'memory://'`.
@@ -42,7 +49,7 @@ export async function openDatabase(options: {
   }
   const inMemory = options.dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`);
+  const client = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };

@@ -6,7 +6,7 @@ import { pushSender } from '../modules/push/service';
 import { channelOfDevice, type PushChannel } from '../providers/push/channels';
 import { PushEndpointRefused } from '../providers/push/endpoint-guard';
 import { expoSender, type ExpoSender } from '../providers/push/expo';
-import { fcmSender, parseServiceAccount, type FcmSender, type PhoneMessage, type PhoneOutcome } from '../providers/push/fcm';
+import type { FcmSender, PhoneMessage, PhoneOutcome } from '../providers/push/fcm';
 import type { PushSender, PushSenderOptions } from '../providers/push/webpush';
 import { retryDelayMs } from './mail-relay';
 
@@ -29,9 +29,11 @@ export type PushChannels = { webpush: PushSender; fcm?: FcmSender; expo?: ExpoSe
 export async function pushChannels(ctx: AppContext, log?: PushSenderOptions['log']): Promise<PushChannels> {
   const { FIREBASE_SERVICE_ACCOUNT, EXPO_PUSH, EXPO_ACCESS_TOKEN, EXPO_PUSH_URL, PUSH_TIMEOUT_MS } = ctx.config;
   const expoOn = EXPO_PUSH || Boolean(EXPO_ACCESS_TOKEN) || Boolean(EXPO_PUSH_URL);
+  // Firebase's SDK loads only with a service account (issue 21 point 4).
+  const fcm = FIREBASE_SERVICE_ACCOUNT ? await import('../providers/push/fcm') : undefined;
   return {
     webpush: await pushSender(ctx, log),
-    ...(FIREBASE_SERVICE_ACCOUNT ? { fcm: fcmSender(parseServiceAccount(FIREBASE_SERVICE_ACCOUNT), { timeoutMs: PUSH_TIMEOUT_MS }) } : {}),
+    ...(fcm && FIREBASE_SERVICE_ACCOUNT ? { fcm: fcm.fcmSender(fcm.parseServiceAccount(FIREBASE_SERVICE_ACCOUNT), { timeoutMs: PUSH_TIMEOUT_MS }) } : {}),
     ...(expoOn ? { expo: await expoSender({ ...(EXPO_ACCESS_TOKEN ? { accessToken: EXPO_ACCESS_TOKEN } : {}), ...(EXPO_PUSH_URL ? { baseUrl: EXPO_PUSH_URL } : {}), timeoutMs: PUSH_TIMEOUT_MS }) } : {}),
   };
 }

@@ -42,7 +42,7 @@ const ROLES: UserType[] = ['rider', 'driver', 'fleetadmin', 'admin'];
 const session = (usertype: UserType | null): ApiAnswer => (usertype ? { status: 200, body: { user: { id: 'u1', usertype } } } : refusal(401, 'not_logged_in'));
 
 function open(path: string, usertype: UserType | null) {
-  fakeApi({ 'GET /api/me': session(usertype) });
+  fakeApi({ 'GET /api/session': session(usertype) });
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   render(<RouterProvider router={router} />, { wrapper: queryWrapper().wrapper });
   return router;

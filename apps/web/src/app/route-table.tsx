@@ -8,6 +8,7 @@ import { LandingRoute } from './routes/landing';
 import { SCREENS } from './screens';
 
 const EVERY_USER = ['rider', 'admin', 'driver', 'fleetadmin'] as const;
+const USER_MANAGERS = ['admin', 'fleetadmin'] as const;
 
 /** Section 2's routes; pages other than the landing page load when first opened. */
 export const routes: RouteObject[] = [
@@ -19,6 +20,8 @@ export const routes: RouteObject[] = [
       { path: 'privacy-policy', lazy: async () => ({ Component: (await import('../features/public/PrivacyPolicyPage')).PrivacyPolicyPage }) },
       { path: 'terms', lazy: async () => ({ Component: (await import('../features/public/TermsPage')).TermsPage }) },
       { path: 'login', lazy: async () => ({ Component: (await import('../features/auth/LoginPage')).LoginPage }) },
+      // Issue 20 point 5: the second step of a staff member's sign-in.
+      { path: 'login/2fa', lazy: async () => ({ Component: (await import('../features/auth/TwoFactorPage')).TwoFactorPage }) },
       { path: 'register', lazy: async () => ({ Component: (await import('../features/auth/RegisterPage')).RegisterPage }) },
       { path: 'reset-password', lazy: async () => ({ Component: (await import('../features/auth/ResetPasswordPage')).ResetPasswordPage }) },
       { path: '*', element: <NotFoundPage /> },
@@ -41,6 +44,15 @@ export const routes: RouteObject[] = [
         children: [{ path: path.slice(1), lazy: screen }],
       })),
       { path: 'bookings/:id', lazy: async () => ({ Component: (await import('./routes/booking')).BookingRoute }) },
+      // Issue 20 point 6: one user's page, for those who see the user tables (the server scopes a fleet admin to its drivers).
+      {
+        element: (
+          <RequireRole allowed={USER_MANAGERS}>
+            <Outlet />
+          </RequireRole>
+        ),
+        children: [{ path: 'users/:id', lazy: async () => ({ Component: (await import('../features/admin/UserDetailPage')).UserDetailPage }) }],
+      },
     ],
   },
 ];

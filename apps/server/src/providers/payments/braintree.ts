@@ -122,12 +122,13 @@ async function search(gateway: braintree.BraintreeGateway, config: BraintreeConf
 }
 
 export function braintreeProvider(config: Config): PaymentProviderPort {
-  const gateway = braintreeGateway(config);
+  let loaded: Promise<braintree.BraintreeGateway> | undefined;
+  const gatewayOf = () => (loaded ??= braintreeGateway(config));
   const fail = (error: unknown, action: string) => providerError(error, action, config);
 
   async function lookup(checkoutId: string): Promise<PaymentEvent | undefined> {
     const reference = referenceOf(checkoutId);
-    const sales = await search(gateway, config, (where) => {
+    const sales = await search(await gatewayOf(), config, (where) => {
       where.orderId().is(reference);
       where.type().is('sale');
     });
@@ -141,7 +142,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
   /** Voids a sale that charged something else than asked (another currency: the merchant account's). */
   async function voidMismatch(transaction: BraintreeTransaction): Promise<PaymentEvent> {
     try {
-      const result: Result = await gateway.transaction.void(transaction.id);
+      const result: Result = await (await gatewayOf()).transaction.void(transaction.id);
       if (result.success) return transactionEvent(transaction, 'failed');
     } catch {
       // The money stays taken: reported as it is, the core sees the mismatch and does not mark the booking paid.
@@ -156,7 +157,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
     const deviceData = payload.device_data && payload.device_data.length <= 5000 ? payload.device_data : undefined;
     let result: Result;
     try {
-      result = await gateway.transaction.sale({
+      result = await (await gatewayOf()).transaction.sale({
         amount: toProviderDecimal(expected.amountMinor, expected.currency),
         paymentMethodNonce: nonce,
         orderId: expected.reference,
@@ -185,7 +186,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
   async function createCheckout(request: CheckoutRequest): Promise<Checkout> {
     let answer: unknown;
     try {
-      answer = await gateway.clientToken.generate({});
+      answer = await (await gatewayOf()).clientToken.generate({});
     } catch (error) {
       throw fail(error, 'client token');
     }
@@ -206,7 +207,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
     if (!signature || !payload) throw new NotificationSignatureError('braintree');
     let notification: braintree.WebhookNotification;
     try {
-      notification = await gateway.webhookNotification.parse(signature, payload);
+      notification = await (await gatewayOf()).webhookNotification.parse(signature, payload);
     } catch (error) {
       if (typeof error === 'object' && error !== null && (error as { type?: unknown }).type === 'invalidSignatureError') throw new NotificationSignatureError('braintree');
       throw new Error(scrub(`braintree: a signed notification that cannot be read: ${error instanceof Error ? error.message : String(error)}`, config), { cause: error });
@@ -217,7 +218,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
   /** Refunds already made for this idempotency key (a retry whose first answer was lost). */
   async function earlierRefund(request: RefundRequest, tag: string): Promise<BraintreeTransaction | undefined> {
     try {
-      const credits = await search(gateway, config, (where) => {
+      const credits = await search(await gatewayOf(), config, (where) => {
         where.orderId().is(tag);
         where.type().is('credit');
       });
@@ -231,7 +232,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
   async function refundUnsettled(request: RefundRequest): Promise<RefundResult> {
     let original: BraintreeTransaction | undefined;
     try {
-      original = readTransaction(await gateway.transaction.find(request.transactionId));
+      original = readTransaction(await (await gatewayOf()).transaction.find(request.transactionId));
     } catch (error) {
       if (isUnknownOutcome(error)) throw new RetryableRefundError(fail(error, 'transaction find').message);
       return { status: 'failed', reason: fail(error, 'transaction find').message };
@@ -241,7 +242,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
     if (minorOf(original) !== request.amountMinor) throw new RetryableRefundError('braintree: a partial refund waits until the transaction is settled');
     let result: Result;
     try {
-      result = await gateway.transaction.void(request.transactionId);
+      result = await (await gatewayOf()).transaction.void(request.transactionId);
     } catch (error) {
       if (isUnknownOutcome(error)) throw new RetryableRefundError(fail(error, 'transaction void').message);
       return { status: 'failed', reason: fail(error, 'transaction void').message };
@@ -259,7 +260,7 @@ export function braintreeProvider(config: Config): PaymentProviderPort {
     let result: Result;
     try {
       // The SDK takes an options object ({ transaction: options } on the wire); its typings know only the amount.
-      const transactions = gateway.transaction as unknown as { refund: (id: string, options: { amount: string; orderId: string }) => Promise<Result> };
+      const transactions = (await gatewayOf()).transaction as unknown as { refund: (id: string, options: { amount: string; orderId: string }) => Promise<Result> };
       result = await transactions.refund(request.transactionId, { amount: toProviderDecimal(request.amountMinor, request.currency), orderId: tag });
     } catch (error) {
       if (isUnknownOutcome(error)) throw new RetryableRefundError(fail(error, 'transaction refund').message);

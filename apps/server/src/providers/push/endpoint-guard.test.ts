@@ -15,6 +15,8 @@ const fakeDns = (table: Record<string, string[]>): Resolver =>
 
 const refusal = async (promise: Promise<unknown>): Promise<unknown> => promise.then(() => 'accepted', (error: unknown) => error);
 
+const VAPID = { ...(await newVapidKeys()), subject: 'mailto:test@rideway.local' };
+
 describe('which addresses are public', () => {
   it.each([
     '127.0.0.1', '127.255.0.9', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.1.1', '169.254.169.254', '100.64.0.1', '100.127.255.255',
@@ -111,7 +113,7 @@ describe('pinnedLookup', () => {
 
 describe('webPushSender', () => {
   const keys = { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' };
-  const vapid = { ...newVapidKeys(), subject: 'mailto:test@rideway.local' };
+  const vapid = VAPID;
   let server: Server;
   let port = 0;
   let connections = 0;

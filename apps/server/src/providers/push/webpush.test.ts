@@ -103,7 +103,7 @@ describe('Web Push at a local push service that decrypts and checks VAPID (RFC 8
     });
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
     base = `http://127.0.0.1:${String((service.address() as AddressInfo).port)}`;
-    vapid = { ...newVapidKeys(), subject: 'mailto:ops@rideway.test' };
+    vapid = { ...(await newVapidKeys()), subject: 'mailto:ops@rideway.test' };
     send = webPushSender(vapid, { allowPrivate: true });
   });
   afterAll(() => new Promise<void>((resolve) => { service.closeAllConnections(); service.close(() => { resolve(); }); }));

@@ -1,7 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import webpush from 'web-push';
 import { checkPushEndpoint, pinnedLookup, PushEndpointRefused, type EndpointPolicy } from './endpoint-guard';
 
 export type VapidKeys = { publicKey: string; privateKey: string; subject: string };
@@ -21,6 +20,9 @@ export type PushSenderOptions = EndpointPolicy & {
 
 const SEND_TIMEOUT_MS = 10_000;
 
+/** The web-push library, loaded with the first message or key pair rather than with the server (issue 21 point 4). */
+const library = async () => (await import('web-push')).default;
+
 /**
  * Web Push (RFC 8030) with VAPID (RFC 8292): the web-push library encrypts the payload
  * (aes128gcm) and signs the VAPID header. The POST goes out with node:https rather than fetch:
@@ -37,7 +39,7 @@ export function webPushSender(vapid: VapidKeys, { log, ...policy }: PushSenderOp
       if (error instanceof PushEndpointRefused) log?.warn({ host: error.host }, error.message);
       throw error;
     }
-    const details = webpush.generateRequestDetails(subscription, payload, {
+    const details = (await library()).generateRequestDetails(subscription, payload, {
       vapidDetails: { subject: vapid.subject, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
       TTL: 60 * 60,
       contentEncoding: 'aes128gcm',
@@ -60,4 +62,4 @@ export function webPushSender(vapid: VapidKeys, { log, ...policy }: PushSenderOp
   };
 }
 
-export const newVapidKeys = (): { publicKey: string; privateKey: string } => webpush.generateVAPIDKeys();
+export const newVapidKeys = async (): Promise<{ publicKey: string; privateKey: string }> => (await library()).generateVAPIDKeys();
