@@ -2,6 +2,7 @@ import { buildApp } from '@rideway/server/app';
 import { loadConfig } from '@rideway/server/config';
 import { openDatabase } from '@rideway/server/db/client';
 import { createSession } from '@rideway/server/modules/auth/sessions';
+import { seedApprovedDocuments } from '@rideway/server/modules/documents/seed';
 import { insertAccount } from '@rideway/server/modules/users/accounts';
 import { installLanguages } from '@rideway/server/modules/languages/service';
 import { DEFAULT_SETTINGS } from '@rideway/server/modules/settings/defaults';
@@ -27,8 +28,12 @@ const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMI
 const tokens: string[] = [];
 for (let i = 0; i < DRIVERS; i += 1) {
   const driver = await insertAccount(database.db, { firstName: 'Bench', lastName: `Driver${String(i)}`, email: `bench${String(i)}@example.com`, mobile: `7000${String(i).padStart(6, '0')}`, usertype: 'driver', passwordHash: null, loginType: 'email', approved: true, emailVerified: true, createdByAdmin: true, referralSource: 'admin', carType: 'Economy' }, Date.now());
+  // Issue 20: a driver goes online only with its documents approved and in date.
+  await seedApprovedDocuments(database.db, driver.id, Date.now(), '2036-12-31');
   tokens.push(await createSession(database.db, driver.id, Date.now()));
-  await app.inject({ method: 'PATCH', url: '/api/driver/status', headers: { authorization: `Bearer ${tokens[i] ?? ''}` }, payload: { driverActiveStatus: true } });
+  const online = await app.inject({ method: 'PATCH', url: '/api/driver/status', headers: { authorization: `Bearer ${tokens[i] ?? ''}` }, payload: { driverActiveStatus: true } });
+  // An offline driver's position is refused early (and costs a read): the benchmark measures online drivers.
+  if (online.statusCode !== 200) throw new Error(`driver could not go online: ${online.body}`);
 }
 await app.listen({ port: 0, host: '127.0.0.1' });
 

@@ -13,6 +13,8 @@ import { securityHeaders } from './http/security-policy';
 import { registerRouteChecks, type RouteApp } from './http/routing';
 import { registerActorHook } from './http/actor';
 import { sessionCache } from './http/session-cache';
+import { attachReadCache, CACHED_DATA, forgetCached, isCachedData } from './db/read-cache';
+import { registerDrain } from './http/drain';
 import { registerNulGuard } from './http/nul-guard';
 import { registerRateLimits } from './http/rate-limiting';
 import { registerIdempotency, spendingKeys } from './http/idempotency';
@@ -43,6 +45,7 @@ import { registerWebApp } from './http/web-app';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
 import { documentRoutes } from './modules/documents/routes';
+import { vehicleRoutes } from './modules/vehicles/routes';
 import { jobHandlers } from './job-handlers';
 import { pushChannels } from './jobs/push-relay';
 import { presenceRoutes } from './modules/presence/routes';
@@ -114,11 +117,21 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await registerWebSocket(app);
   await registerRateLimits(app, options.config);
-  const sessions = sessionCache();
+  const sessions = sessionCache({ healthy: () => ctx.live.bus.healthy() });
   ctx.live.bus.onSessionsEnded((ended) => { sessions.dropUser(ended.uid); });
+  // Read-mostly data and sessions (issue 21, point 1): changes announced by other processes are
+  // forgotten here; when the bus comes back after an outage, everything is, since announcements
+  // may have been lost meanwhile.
+  ctx.live.bus.onChangesAnnounced((data) => { forgetCached(data.filter(isCachedData)); });
+  ctx.live.bus.onHealthChange(() => {
+    forgetCached(CACHED_DATA);
+    sessions.clear();
+  });
+  const detachReadCache = attachReadCache(options.db, { announce: (data) => ctx.live.bus.announceChanges(data).catch((error: unknown) => { app.log.error({ err: error }, 'a change of cached data could not be announced to the other processes'); }) }, () => ctx.live.bus.healthy());
   registerCsrfCheck(app, options.config);
   registerActorHook(app, ctx, sessions);
   registerNulGuard(app);
+  registerDrain(app);
   registerIdempotency(app, ctx);
 
   app.setErrorHandler(errorHandler);
@@ -143,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   registerGateway(app, ctx);
 
-  for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, documentRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+  for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, documentRoutes, vehicleRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     register(routes, ctx);
   }
   await paymentRoutes(routes, ctx);
@@ -152,6 +165,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const push = options.background === false ? undefined : await pushChannels(ctx, app.log);
   const timers = push ? startBackground(ctx, jobHandlers(ctx), push, (error) => { app.log.error({ err: error }, 'background work failed'); }) : [];
   app.addHook('onClose', async () => {
+    detachReadCache();
+    sessions.close();
     for (const timer of timers) clearInterval(timer);
     await push?.fcm?.close();
     await flushPositions(ctx);

@@ -1,7 +1,7 @@
 import type { UserType } from '@rideway/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
-import { SESSION_COOKIE, userOfToken, type SessionUser } from '../modules/accounts/sessions';
+import { SESSION_COOKIE, sessionOfToken, type SessionUser } from '../modules/accounts/sessions';
 import { isAllowed } from './routing';
 import type { SessionCache } from './session-cache';
 import { AppError } from './app-error';
@@ -38,8 +38,10 @@ export function registerActorHook(app: FastifyInstance, ctx: AppContext, cache: 
     const cached = request.routeOptions.config.sessionCache === true;
     let user = token && cached ? (cache.get(token, ctx.now()) ?? null) : null;
     if (token && !user) {
-      user = await userOfToken(ctx.db, token, ctx.now());
-      if (user && cached) cache.set(token, user, ctx.now());
+      const readAt = cache.generation();
+      const session = await sessionOfToken(ctx.db, token, ctx.now());
+      user = session?.user ?? null;
+      if (session && cached) cache.set(token, session.user, session.expiresAt, ctx.now(), readAt);
     }
     if (user) {
       request.actor = { uid: user.id, usertype: user.usertype as UserType, user };

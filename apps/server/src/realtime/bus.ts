@@ -1,4 +1,5 @@
 import type { Redis } from 'ioredis';
+import { closeRedis } from '../providers/close-redis';
 
 /**
  * Who may receive a booking's events beyond the subscription check: its parties at the time of
@@ -25,12 +26,27 @@ export interface EventBus {
   /** Tells every process, this one included, that sessions ended. Never throws: a failure is reported and the sweep catches up. */
   endSessions(ended: SessionsEnded): Promise<void>;
   onSessionsEnded(handler: (ended: SessionsEnded) => void): void;
+  /**
+   * Tells every process that read-mostly data changed (db/read-cache.ts): this process's handlers
+   * run at once, the others' when the event arrives. Rejects when it could not be sent.
+   */
+  announceChanges(data: string[]): Promise<void>;
+  onChangesAnnounced(handler: (data: string[]) => void): void;
+  /**
+   * Whether every event published by another process reaches this one now: false while Redis is
+   * unreachable or the subscription is being restored. Caches that rely on the bus's
+   * announcements are off while it is false.
+   */
+  healthy(): boolean;
+  /** Called at each change of `healthy()`; a cache forgets everything when the bus comes back (it may have missed events). */
+  onHealthChange(handler: (healthy: boolean) => void): void;
   close(): Promise<void>;
 }
 
 export function memoryBus(): EventBus {
   const handlers: ((message: LiveMessage) => void)[] = [];
   const endedHandlers: ((ended: SessionsEnded) => void)[] = [];
+  const changeHandlers: ((data: string[]) => void)[] = [];
   return {
     kind: 'memory',
     publish(message) {
@@ -47,9 +63,20 @@ export function memoryBus(): EventBus {
     onSessionsEnded(handler) {
       endedHandlers.push(handler);
     },
+    announceChanges(data) {
+      for (const handler of changeHandlers) handler(data);
+      return Promise.resolve();
+    },
+    onChangesAnnounced(handler) {
+      changeHandlers.push(handler);
+    },
+    // One process, nothing to miss.
+    healthy: () => true,
+    onHealthChange() {},
     close() {
       handlers.length = 0;
       endedHandlers.length = 0;
+      changeHandlers.length = 0;
       return Promise.resolve();
     },
   };
@@ -66,6 +93,9 @@ const isSessionsEnded = (value: unknown): value is SessionsEnded =>
   (!('only' in value) || typeof value.only === 'string') &&
   (!('except' in value) || typeof value.except === 'string');
 
+const isChanges = (value: unknown): value is { data: string[] } =>
+  typeof value === 'object' && value !== null && 'data' in value && Array.isArray(value.data) && value.data.every((item) => typeof item === 'string');
+
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 /**
@@ -76,20 +106,57 @@ const asError = (error: unknown): Error => (error instanceof Error ? error : new
 export async function redisBus(publisher: Redis, prefix: string, onError: (error: Error) => void): Promise<EventBus> {
   const channel = `${prefix}:events`;
   const sessionsChannel = `${prefix}:sessions`;
+  const changesChannel = `${prefix}:changes`;
   const subscriber = publisher.duplicate();
   const handlers: ((message: LiveMessage) => void)[] = [];
   const endedHandlers: ((ended: SessionsEnded) => void)[] = [];
+  const changeHandlers: ((data: string[]) => void)[] = [];
+  const healthHandlers: ((healthy: boolean) => void)[] = [];
   subscriber.on('message', (from: string, raw: string) => {
     try {
       const message: unknown = JSON.parse(raw);
       if (from === sessionsChannel) {
         if (isSessionsEnded(message)) for (const handler of endedHandlers) handler(message);
+      } else if (from === changesChannel) {
+        if (isChanges(message)) for (const handler of changeHandlers) handler(message.data);
       } else if (isLiveMessage(message)) for (const handler of handlers) handler(message);
     } catch (error) {
       onError(asError(error));
     }
   });
-  await subscriber.subscribe(channel, sessionsChannel);
+  // Healthy once the subscription is confirmed on a connected subscriber and the publisher is
+  // connected too; any drop of either connection makes it unhealthy until both are back and the
+  // channels are subscribed again (events published meanwhile were lost to this process).
+  let subscribed = false;
+  let closing = false;
+  let lastHealthy = false;
+  const healthy = () => subscribed && !closing && subscriber.status === 'ready' && publisher.status === 'ready';
+  const checkHealth = () => {
+    const now = healthy();
+    if (now === lastHealthy) return;
+    lastHealthy = now;
+    for (const handler of healthHandlers) handler(now);
+  };
+  const lost = () => {
+    subscribed = false;
+    checkHealth();
+  };
+  const channels = [channel, sessionsChannel, changesChannel];
+  const resubscribe = () => {
+    if (closing) return;
+    subscriber.subscribe(...channels).then(() => {
+      subscribed = true;
+      checkHealth();
+    }, (error: unknown) => { onError(asError(error)); });
+  };
+  subscriber.on('error', (error: Error) => { onError(error); });
+  for (const event of ['close', 'reconnecting', 'end']) subscriber.on(event, lost);
+  for (const event of ['close', 'reconnecting', 'end', 'ready']) publisher.on(event, checkHealth);
+  await subscriber.subscribe(...channels);
+  subscribed = true;
+  lastHealthy = healthy();
+  // After a reconnection: subscribe again ourselves and be healthy only once Redis confirmed it.
+  subscriber.on('ready', resubscribe);
   return {
     kind: 'redis',
     async publish(message) {
@@ -108,10 +175,26 @@ export async function redisBus(publisher: Redis, prefix: string, onError: (error
     onSessionsEnded(handler) {
       endedHandlers.push(handler);
     },
+    async announceChanges(data) {
+      // Here at once; the echo from Redis runs the handlers again, which only forgets again.
+      for (const handler of changeHandlers) handler(data);
+      await publisher.publish(changesChannel, JSON.stringify({ data }));
+    },
+    onChangesAnnounced(handler) {
+      changeHandlers.push(handler);
+    },
+    healthy,
+    onHealthChange(handler) {
+      healthHandlers.push(handler);
+    },
     async close() {
+      closing = true;
+      checkHealth();
       handlers.length = 0;
       endedHandlers.length = 0;
-      await subscriber.quit();
+      changeHandlers.length = 0;
+      healthHandlers.length = 0;
+      await closeRedis(subscriber);
     },
   };
 }

@@ -1,10 +1,11 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { memoryGeoIndex } from '../providers/geo/memory';
 import type { GeoIndex } from '../providers/geo/port';
 import { redisGeoIndex } from '../providers/geo/redis';
 import { memoryBus, redisBus, type EventBus } from './bus';
+import { closeRedis } from '../providers/close-redis';
 import { eventRelay, type EventRelay } from './relay';
 
 /** The ports of the live layer: in-process by default, Redis when REDIS_URL is set (issue 5). */
@@ -23,7 +24,9 @@ export async function createLiveLayer(options: { config: Config; db: Db; now: ()
   let geo: GeoIndex;
   let bus: EventBus;
   if (config.REDIS_URL) {
-    redis = new Redis(config.REDIS_URL, { maxRetriesPerRequest: 3, lazyConnect: true });
+    // Loaded only with REDIS_URL: a single process never holds the client (issue 21 point 4).
+    const { Redis: Client } = await import('ioredis');
+    redis = new Client(config.REDIS_URL, { maxRetriesPerRequest: 3, lazyConnect: true });
     redis.on('error', onError);
     await redis.connect();
     geo = redisGeoIndex(redis, config.REDIS_PREFIX);
@@ -42,7 +45,7 @@ export async function createLiveLayer(options: { config: Config; db: Db; now: ()
       await relay.drain();
       await bus.close();
       await geo.close();
-      await redis?.quit();
+      if (redis) await closeRedis(redis);
     },
   };
 }

@@ -1,19 +1,18 @@
 import type { Estimate, EstimateRequest, Settings } from '@rideway/contract';
 import { fareForMinor, fromMinor, insideServiceArea, kmInUnit, MAX_MINOR, type FareExtras } from '@rideway/domain';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
-import { carTypes } from '../../db/schema';
 import { AppError } from '../../http/app-error';
-import { toApiCarType } from '../cartypes/service';
+import { carTypeByName, type toApiCarType } from '../cartypes/service';
 import { getSettings } from '../settings/service';
 
 type EstimateResult = Estimate & { polylinePoints: string; carType: ReturnType<typeof toApiCarType>; extras: FareExtras; parcelTypeIndex?: number; optionIndex?: number };
 
+/** The car type from the process's cached list (issue 21: an estimate reads nothing when nothing changed). */
 async function carTypeNamed(db: Db | Tx, name: string) {
-  const row = (await db.select().from(carTypes).where(eq(carTypes.name, name)).limit(1))[0];
-  if (!row) throw new AppError('select_proper', 'carType');
-  return toApiCarType(row);
+  const carType = await carTypeByName(db, name);
+  if (!carType) throw new AppError('select_proper', 'carType');
+  return { ...carType };
 }
 
 /** A parcel type or option chosen by its index: one of the car type's, else select_proper. */

@@ -17,13 +17,15 @@ const RIDER_OR_ADMIN = ['rider', 'admin'] as const;
 const DRIVER = ['driver'] as const;
 
 export function estimateRoutes(app: RouteApp, ctx: AppContext): void {
+  // Estimates and the lists below read the caller's uid and usertype only: their sessions may come
+  // from the short session cache (issue 21, point 1).
   app.post('/api/estimates', {
-    config: { access: RIDER_OR_ADMIN },
+    config: { access: RIDER_OR_ADMIN, sessionCache: true, writesEvents: false },
     schema: { summary: 'Fare estimate: route from the maps port, fare from the domain', body: estimateRequestSchema, response: { 200: estimateResponse } },
   }, async (request) => estimateTrip(ctx, request.body));
 
   app.post('/api/estimates/car-types', {
-    config: { access: RIDER_OR_ADMIN },
+    config: { access: RIDER_OR_ADMIN, sessionCache: true, writesEvents: false },
     schema: { summary: 'The trip priced for every car type: one route from the maps port, each fare from the domain (issue 17)', body: carTypeEstimatesRequestSchema, response: { 200: carTypeEstimatesResponse } },
   }, async (request) => estimateCarTypes(ctx, request.body));
 
@@ -54,7 +56,7 @@ export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
   });
 
   app.get('/api/bookings', {
-    config: { access: ALL },
+    config: { access: ALL, sessionCache: true },
     schema: { summary: "The caller's bookings, newest first; searched by reference or name, filtered by status and trip date", querystring: bookingListQuery, response: { 200: bookingListResponse } },
   }, async (request) => ({ bookings: await listBookings(ctx, actorOf(request), request.query) }));
 
@@ -64,7 +66,7 @@ export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
   }, async (request) => getBooking(ctx, actorOf(request), request.params.id));
 
   app.get('/api/driver/tasks', {
-    config: { access: DRIVER },
+    config: { access: DRIVER, sessionCache: true },
     schema: { summary: 'NEW bookings that request this driver', response: { 200: driverTasksResponse } },
   }, async (request) => ({ tasks: await driverTasks(ctx, actorOf(request)) }));
 

@@ -4,24 +4,29 @@ import { asc, eq } from 'drizzle-orm';
 import type { CancelReasonInput } from '@rideway/contract';
 import type { AppContext } from '../../context';
 import { cancelReasons } from '../../db/schema';
+import { dataChanged, readThrough } from '../../db/read-cache';
 import { AppError } from '../../http/app-error';
 
 const view = (row: typeof cancelReasons.$inferSelect) => ({ id: row.id, label: row.label, value: row.value });
 
+/** The cancel reasons in their order; held in the process until one changes (db/read-cache.ts). */
 export const listCancelReasons = async (ctx: AppContext) =>
-  (await ctx.db.select().from(cancelReasons).orderBy(asc(cancelReasons.value))).map(view);
+  (await readThrough(ctx.db, 'cancelReasons', async () => (await ctx.db.select().from(cancelReasons).orderBy(asc(cancelReasons.value))).map(view))).map((reason) => ({ ...reason }));
 
 export async function addCancelReason(ctx: AppContext, { label }: CancelReasonInput) {
-  return ctx.db.transaction(async (tx) => {
+  const added = await ctx.db.transaction(async (tx) => {
     const existing = await tx.select({ id: cancelReasons.id }).from(cancelReasons).for('update');
     const rows = await tx.insert(cancelReasons).values({ id: randomUUID(), label, value: existing.length }).returning();
     return view(rows[0] as typeof cancelReasons.$inferSelect);
   });
+  await dataChanged('cancelReasons');
+  return added;
 }
 
 export async function editCancelReason(ctx: AppContext, id: string, { label }: CancelReasonInput) {
   const rows = await ctx.db.update(cancelReasons).set({ label }).where(eq(cancelReasons.id, id)).returning();
   if (!rows[0]) throw new AppError('not_found');
+  await dataChanged('cancelReasons');
   return view(rows[0]);
 }
 
@@ -37,4 +42,5 @@ export async function deleteCancelReason(ctx: AppContext, id: string): Promise<v
       if (row.value !== value) await tx.update(cancelReasons).set({ value }).where(eq(cancelReasons.id, row.id));
     }
   });
+  await dataChanged('cancelReasons');
 }

@@ -3,6 +3,8 @@ import type { CarType, CarTypeCreate, CarTypeUpdate } from '@rideway/contract';
 import { fromMinor, toMinor } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
+import type { Db, Tx } from '../../db/client';
+import { dataChanged, readThrough } from '../../db/read-cache';
 import { carTypes } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { decodeImageDataUrl, deleteStoredFileOf, fileUrl, withStoredFile } from '../../providers/storage';
@@ -71,8 +73,17 @@ async function assertNameFree(ctx: AppContext, name: string | undefined, exceptI
   if (rows[0] && rows[0].id !== exceptId) throw new AppError('validation_error', 'name');
 }
 
-export const listCarTypes = async (ctx: AppContext) =>
-  (await ctx.db.select().from(carTypes).orderBy(asc(carTypes.createdAt), asc(carTypes.name))).map(toApiCarType);
+/**
+ * Every car type in the API's shape, oldest first; held in the process until one changes
+ * (db/read-cache.ts). Read-only: callers copy what they hand out for changing.
+ */
+export const carTypeList = (db: Db | Tx): Promise<readonly CarType[]> =>
+  readThrough(db, 'carTypes', async () => (await db.select().from(carTypes).orderBy(asc(carTypes.createdAt), asc(carTypes.name))).map(toApiCarType));
+
+/** A car type by its name (names are unique), from the cached list. */
+export const carTypeByName = async (db: Db | Tx, name: string): Promise<CarType | undefined> => (await carTypeList(db)).find((carType) => carType.name === name);
+
+export const listCarTypes = async (ctx: AppContext): Promise<CarType[]> => (await carTypeList(ctx.db)).map((carType) => ({ ...carType }));
 
 export async function createCarType(ctx: AppContext, body: CarTypeCreate): Promise<CarType> {
   await assertNotDemoMode(ctx.db, 'cartype:add');
@@ -97,6 +108,7 @@ export async function createCarType(ctx: AppContext, body: CarTypeCreate): Promi
       })
       .returning(),
   );
+  await dataChanged('carTypes');
   return toApiCarType(rows[0] as CarTypeRow);
 }
 
@@ -118,6 +130,8 @@ export async function updateCarType(ctx: AppContext, id: string, body: CarTypeUp
       return { before: current, after: rows[0] as CarTypeRow };
     }),
   );
+  // Committed: forgotten here and in the other processes.
+  await dataChanged('carTypes');
   if (before.image !== after.image) await deleteStoredFileOf(ctx.storage, before.image);
   return toApiCarType(after);
 }
@@ -126,5 +140,6 @@ export async function deleteCarType(ctx: AppContext, id: string): Promise<void> 
   await assertNotDemoMode(ctx.db, 'cartype:delete');
   const rows = await ctx.db.delete(carTypes).where(eq(carTypes.id, id)).returning({ image: carTypes.image });
   if (!rows[0]) throw new AppError('not_found');
+  await dataChanged('carTypes');
   await deleteStoredFileOf(ctx.storage, rows[0].image);
 }

@@ -2,6 +2,7 @@ import type { LanguageFile } from '@rideway/contract';
 import { asc } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { languages } from '../../db/schema';
+import { dataChanged, readThrough } from '../../db/read-cache';
 import { ar } from './messages/ar';
 import { en } from './messages/en';
 import { es } from './messages/es';
@@ -19,11 +20,13 @@ export async function installLanguages(db: Db): Promise<void> {
     const row = { ...language, messages: { ...language.messages }, position, isDefault: position === 0 };
     await db.insert(languages).values(row).onConflictDoUpdate({ target: languages.code, set: row });
   }
+  await dataChanged('languages');
 }
 
 /** Section 7 GET /get_languages: a map of languages, the default first. */
 export async function languageMap(db: Db): Promise<Record<string, LanguageFile>> {
-  const rows = await db.select().from(languages).orderBy(asc(languages.position));
+  // Held in the process until the languages change (db/read-cache.ts); a copy of the map to each caller.
+  const rows = await readThrough(db, 'languages', () => db.select().from(languages).orderBy(asc(languages.position)));
   // dir is stored from BUILT_IN_LANGUAGES, whose directions are 'ltr' or 'rtl'.
   return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir as LanguageFile['dir'], default: row.isDefault, messages: row.messages }]));
 }

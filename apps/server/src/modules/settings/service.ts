@@ -3,17 +3,27 @@ import { isBlockedInDemoMode, type CriticalEdit, type UserType } from '@rideway/
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
+import { dataChanged, dataWritten, readThrough } from '../../db/read-cache';
 import { settings } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { DEFAULT_SETTINGS } from './defaults';
 
 const storedSettingsSchema = settingsSchema.partial();
 
-/** The settings in force: the stored ones over the defaults (a setting added later gets its default). */
-export async function getSettings(db: Db | Tx): Promise<Settings> {
+async function loadSettings(db: Db | Tx): Promise<Settings> {
   const rows = await db.select().from(settings).where(eq(settings.id, 1)).limit(1);
   const parsed = storedSettingsSchema.safeParse(rows[0]?.value ?? {});
   return { ...DEFAULT_SETTINGS, ...(parsed.success ? parsed.data : {}) };
+}
+
+/**
+ * The settings in force: the stored ones over the defaults (a setting added later gets its
+ * default). Held in the process until they change (db/read-cache.ts); read with a transaction
+ * they come from the database, so a transaction that saved them reads its own.
+ */
+export async function getSettings(db: Db | Tx): Promise<Settings> {
+  // A copy: a caller that changes its settings object changes nobody else's.
+  return { ...(await readThrough(db, 'settings', () => loadSettings(db))) };
 }
 
 /** Section 6: a critical edit answers demo_mode while AllowCriticalEditsAdmin is false. */
@@ -50,16 +60,27 @@ export async function readSettings(ctx: AppContext, usertype: UserType | null, l
 
 /** Section 5 settings save, on a checked update: refused in demo mode (demo_mode). */
 export async function updateSettings(ctx: AppContext, update: SettingsUpdate): Promise<Settings> {
-  return ctx.db.transaction(async (tx) => {
-    const current = await getSettings(tx);
-    if (isBlockedInDemoMode('settings:update', current)) throw new AppError('demo_mode');
-    const next: Settings = { ...current, ...update };
-    await saveSettings(tx, next);
-    return next;
-  });
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      const current = await getSettings(tx);
+      if (isBlockedInDemoMode('settings:update', current)) throw new AppError('demo_mode');
+      const next: Settings = { ...current, ...update };
+      await saveSettings(tx, next);
+      return next;
+    });
+  } finally {
+    // The transaction is over: forgotten again, here and in the other processes (a read made
+    // before the commit is not kept), and cached again from the next read.
+    await dataChanged('settings');
+  }
 }
 
-/** Seeds or replaces the stored settings (demo data, tests). */
+/**
+ * Seeds or replaces the stored settings (demo data, tests). Outside a transaction the change is
+ * announced at once; a caller saving inside a transaction calls dataChanged('settings') once it is
+ * over (updateSettings, the demo data), and until then the settings are not cached.
+ */
 export async function saveSettings(db: Db | Tx, next: Settings): Promise<void> {
   await db.insert(settings).values({ id: 1, value: next }).onConflictDoUpdate({ target: settings.id, set: { value: next } });
+  await dataWritten(db, 'settings');
 }
