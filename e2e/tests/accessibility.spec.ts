@@ -32,6 +32,8 @@ const ROUTES: Record<string, readonly Role[]> = {
   '/login': ['visitor'],
   '/register': ['visitor'],
   '/reset-password': ['visitor'],
+  // Issue 20 point 5: the second step of a staff member's sign-in.
+  '/login/2fa': ['visitor'],
   '*': EVERYONE,
   '/bookings': SIGNED_IN,
   '/bookings/:id': SIGNED_IN,
@@ -55,6 +57,8 @@ const ROUTES: Record<string, readonly Role[]> = {
   // Issue 20: a driver's documents, and their review.
   '/documents': ['driver'],
   '/documentreview': ['admin', 'fleetadmin'],
+  // Issue 20 point 6: a user's page (':id' a driver the role manages).
+  '/users/:id': ['admin', 'fleetadmin'],
 };
 
 /** Every path the web app's route table serves: its own entries and the screens it maps in. */
@@ -107,7 +111,17 @@ async function bookingOf(request: APIRequestContext, email: string): Promise<str
   return id;
 }
 
-const pathFor = (route: string, bookingId: string): string => (route === '*' ? '/no-such-page' : route.replace(':id', bookingId));
+/** A driver the role manages (an admin: any; a fleet admin: its own), for its user page. */
+async function driverOf(request: APIRequestContext, email: string): Promise<string> {
+  const headers = await apiSignIn(request, email);
+  const { users } = (await (await request.get('/api/users?usertype=driver', { headers })).json()) as { users: { id: string }[] };
+  const id = users[0]?.id;
+  if (!id) throw new Error(`${email} manages no driver`);
+  return id;
+}
+
+const pathFor = (route: string, ids: { bookingId: string; userId: string }): string =>
+  route === '*' ? '/no-such-page' : route === '/users/:id' ? `/users/${ids.userId}` : route.replace(':id', ids.bookingId);
 const slug = (route: string): string => (route === '/' ? 'home' : route === '*' ? 'not-found' : route.slice(1).replaceAll(/[/:]/g, '-'));
 
 // Every test signs in and scans whole pages, several times over: more than the default 30 s.
@@ -129,11 +143,12 @@ for (const role of EVERYONE) {
       test.setTimeout(360_000);
       await page.setViewportSize({ width, height: 900 });
       const bookingId = role === 'visitor' ? '' : await bookingOf(request, ACCOUNTS[role]);
+      const userId = role === 'admin' || role === 'fleetadmin' ? await driverOf(request, ACCOUNTS[role]) : '';
       if (role !== 'visitor') await signIn(page, ACCOUNTS[role]);
       for (const [route, roles] of Object.entries(ROUTES)) {
         if (!roles.includes(role)) continue;
         await test.step(route, async () => {
-          await page.goto(pathFor(route, bookingId));
+          await page.goto(pathFor(route, { bookingId, userId }));
           await settled(page);
           await page.screenshot({ path: `${SHOTS}/${role}-${slug(route)}-${String(width)}.png` });
           await expectAccessible(page, `${role} on ${route} at ${String(width)} px`);

@@ -112,14 +112,14 @@ for (const width of [375, 1280]) {
 
     test('a slow network shows skeletons, and busy Sign in and Book buttons show progress', async ({ page }) => {
       // The landing page: the form's shape while the session is asked for.
-      await slowDown(page, '**/api/me', 1500);
+      await slowDown(page, '**/api/session', 1500);
       await page.goto('/');
       await expect(page.getByTestId('form-skeleton')).toBeVisible();
       await expect(page.getByRole('status', { name: 'Loading' }).first()).toBeVisible();
       await page.screenshot({ path: `${SHOTS}/landing-skeleton-${width}.png`, animations: 'disabled' });
       await expect(page.getByRole('form', { name: 'Book a ride' })).toBeVisible();
       await expect(page.getByTestId('form-skeleton')).toHaveCount(0);
-      await page.unroute('**/api/me');
+      await page.unroute('**/api/session');
 
       // Sign in: the button shows its progress while the answer comes.
       const email = `forms${unique()}@example.com`;

@@ -4,7 +4,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
 import { openDatabase, type Database } from '../src/db/client';
-import { users } from '../src/db/schema';
+import { users, vehicles } from '../src/db/schema';
 import { hashPassword } from '../src/modules/auth/passwords';
 import { createSession } from '../src/modules/auth/sessions';
 import { installLanguages } from '../src/modules/languages/service';
@@ -140,7 +140,12 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
       );
       // Issue 20: a driver made here has its documents approved for years, so it goes online as
       // before; the document rules' own tests make drivers without them (documentless: true).
-      if (usertype === 'driver' && !documentless) await seedApprovedDocuments(database.db, row.id, clock.now, '2036-12-31');
+      // Its car too (issue 20 point 3), whatever the account's own approval: an unapproved driver
+      // is kept from trips by the account rule, which the dispatch tests check on their own.
+      if (usertype === 'driver' && !documentless) {
+        await seedApprovedDocuments(database.db, row.id, clock.now, '2036-12-31');
+        await database.db.update(vehicles).set({ status: 'approved', reviewedBy: 'seed', reviewedAt: clock.now }).where(eq(vehicles.uid, row.id));
+      }
       return row;
     },
     tokenOf,

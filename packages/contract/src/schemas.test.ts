@@ -15,7 +15,7 @@ const settings = {
   email_verify: false, autoDispatch: true, CarHornRepeat: false, convert_to_mile: false, bank_fields: true, driverRadius: 10,
   license: 'secret-licence', CompanyName: 'Rideway Ltd', CompanyWebsite: 'https://rideway.example', CompanyTerms: '', contact_email: '',
   FacebookHandle: '', TwitterHandle: '', InstagramHandle: '', AppleStoreLink: '', PlayStoreLink: '', AllowCriticalEditsAdmin: true,
-  AllowCountrySelection: true, FacebookLoginEnabled: false, GoogleLoginEnabled: false, AppleLoginEnabled: false, MobileLoginEnabled: true, appcat: 'taxi', serviceArea: [], timezone: 'UTC', RequireDriverDocuments: true,
+  AllowCountrySelection: true, FacebookLoginEnabled: false, GoogleLoginEnabled: false, AppleLoginEnabled: false, MobileLoginEnabled: true, appcat: 'taxi', serviceArea: [], timezone: 'UTC', RequireDriverDocuments: true, RequireStaffTwoFactor: false,
 };
 
 describe('section 3 entities as zod schemas', () => {

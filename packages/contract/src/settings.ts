@@ -73,6 +73,8 @@ export const settingsSchema = z.object({
   serviceArea: serviceAreaSchema.default([]),
   /** Issue 20: a driver goes online only with every required document approved and in date. */
   RequireDriverDocuments: z.boolean().default(true),
+  /** Issue 20 point 5: every admin and fleet admin signs in with an authenticator app (TOTP), enrolling at the next sign-in. */
+  RequireStaffTwoFactor: z.boolean().default(false),
 });
 export type Settings = z.infer<typeof settingsSchema>;
 

@@ -19,7 +19,10 @@ export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 /** Why a required kind does not count: none sent, waiting for review, refused, or out of date. */
 export const DOCUMENT_PROBLEMS = ['missing', 'pending', 'rejected', 'expired'] as const;
 export type DocumentProblemKind = (typeof DOCUMENT_PROBLEMS)[number];
-export type DocumentProblem = { kind: DocumentKind; problem: DocumentProblemKind };
+/** `vehicle`: the driver's active vehicle (vehicles.ts, vehicleProblem) is missing or waits for review. */
+export const PROBLEM_SUBJECTS = [...DOCUMENT_KINDS, 'vehicle'] as const;
+export type ProblemSubject = (typeof PROBLEM_SUBJECTS)[number];
+export type DocumentProblem = { kind: ProblemSubject; problem: DocumentProblemKind };
 
 /** What the rules read of a document. `createdAt` orders a kind's uploads (newest last sent). */
 export type DocumentState = { kind: DocumentKind; status: DocumentStatus; expiresOn: string; createdAt: number };

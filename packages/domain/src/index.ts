@@ -40,3 +40,4 @@ export * from './outbox';
 export * from './driver-documents';
 export * from './retention';
 export * from './return-path';
+export * from './vehicles';

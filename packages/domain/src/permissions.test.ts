@@ -155,6 +155,8 @@ describe('section 6: demo mode (AllowCriticalEditsAdmin false)', () => {
   it('blocks the critical edits: car type, promo update and delete, settings, user delete, cancel, notification send', () => {
     expect([...CRITICAL_EDITS]).toEqual([
       'cartype:add', 'cartype:update', 'cartype:delete', 'promo:update', 'promo:delete', 'settings:update', 'user:delete', 'booking:cancel', 'notification:send',
+      // Beyond section 6 (decisions.md): a published demo login must not lock the demo's accounts.
+      'two-factor:change', 'user:approval',
     ]);
     for (const edit of CRITICAL_EDITS) {
       expect(isBlockedInDemoMode(edit, demo)).toBe(true);

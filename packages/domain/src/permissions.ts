@@ -165,6 +165,10 @@ export const CRITICAL_EDITS = [
   'user:delete',
   'booking:cancel',
   'notification:send',
+  // Not section 6's own: a visitor signed in with a published demo login could bind its own
+  // authenticator, or suspend the demo's users, and lock everyone else out (issue 20 review).
+  'two-factor:change',
+  'user:approval',
 ] as const;
 export type CriticalEdit = (typeof CRITICAL_EDITS)[number];
 

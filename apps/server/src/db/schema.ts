@@ -783,3 +783,98 @@ export const driverDocuments = pgTable(
     check('driver_documents_expires_on_check', sql`${t.expiresOn} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
   ],
 );
+
+/**
+ * Issue 20 point 5: a staff member's TOTP (authenticator app) secret, enabled once confirmed; the
+ * last time step accepted (a code is never accepted twice) and the wrong codes of the current window.
+ */
+export const twoFactor = pgTable('two_factor', {
+  uid: text('uid').primaryKey().references(() => users.id, { onDelete: 'cascade' }),
+  secret: text('secret').notNull(),
+  enabledAt: ms('enabled_at'),
+  lastTimeStep: ms('last_time_step'),
+  failedCount: integer('failed_count').notNull().default(0),
+  failedSince: ms('failed_since'),
+  createdAt: ms('created_at').notNull(),
+});
+
+/** Single-use recovery codes, by their SHA-256. */
+export const twoFactorRecoveryCodes = pgTable(
+  'two_factor_recovery_codes',
+  {
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    usedAt: ms('used_at'),
+  },
+  (t) => [primaryKey({ columns: [t.uid, t.codeHash] })],
+);
+
+/** A sign-in waiting for its second step (a code, or enrolment first when the setting requires it). */
+export const twoFactorChallenges = pgTable(
+  'two_factor_challenges',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    purpose: text('purpose').notNull(),
+    next: text('next'),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    expiresAt: ms('expires_at').notNull(),
+  },
+  (t) => [
+    index('two_factor_challenges_uid_idx').on(t.uid),
+    index('two_factor_challenges_expires_at_idx').on(t.expiresAt),
+    check('two_factor_challenges_purpose_check', sql`${t.purpose} IN ('code', 'enrol')`),
+  ],
+);
+
+/**
+ * Issue 20 point 6: each time an admin approved or suspended an account, with the reason (required
+ * for a suspension), who did it and when; the user's detail page shows this history.
+ */
+export const userStatusChanges = pgTable(
+  'user_status_changes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    approved: boolean('approved').notNull(),
+    reason: text('reason'),
+    changedBy: text('changed_by').references(() => users.id, { onDelete: 'set null' }),
+    changedAt: ms('changed_at').notNull(),
+  },
+  (t) => [index('user_status_changes_uid_idx').on(t.uid, t.changedAt)],
+);
+
+/**
+ * Issue 20 point 3: a driver's vehicles, each reviewed by an admin or the driver's fleet admin.
+ * One at most is active (the partial unique index); the user's carType, vehicleMake,
+ * vehicleModel and vehicleNumber mirror it (modules/vehicles/service.ts).
+ */
+export const vehicles = pgTable(
+  'vehicles',
+  {
+    id: text('id').primaryKey(),
+    uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    carType: text('car_type').notNull(),
+    vehicleMake: text('vehicle_make'),
+    vehicleModel: text('vehicle_model'),
+    vehicleNumber: text('vehicle_number'),
+    /** The number as people compare plates (domain plateKey): unique per driver. */
+    numberKey: text('number_key'),
+    /** The stored photo's URL (/api/files/documents/…); none for a vehicle from a sign-up form. */
+    image: text('image'),
+    status: text('status').notNull().default('pending'),
+    reason: text('reason'),
+    reviewedBy: text('reviewed_by'),
+    reviewedAt: ms('reviewed_at'),
+    active: boolean('active').notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [
+    index('vehicles_uid_idx').on(t.uid, t.createdAt),
+    index('vehicles_status_idx').on(t.status, t.createdAt),
+    uniqueIndex('vehicles_one_active').on(t.uid).where(sql`${t.active}`),
+    uniqueIndex('vehicles_number_key').on(t.uid, t.numberKey),
+    uniqueIndex('vehicles_image_key').on(t.image),
+    check('vehicles_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+  ],
+);

@@ -13,7 +13,8 @@
  */
 import fastifyRateLimit, { normalizeIP, type RateLimitOptions } from '@fastify/rate-limit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { closeRedis } from '../providers/close-redis';
 import type { Config } from '../config';
 import { AppError } from './app-error';
 import { allowanceOf, anyProviderRoute, limitsByRoute, limitsInForce, RATE_LIMITS, type Allowance, type LimitName, type Limits } from './rate-limits';
@@ -60,6 +61,8 @@ const refusal = (outcomes: Outcome[]): AppError | undefined => {
 async function connectStore(url: string, log: FastifyBaseLogger): Promise<Redis> {
   // No queue while disconnected and a short timeout: a lost Redis skips the limits at once
   // instead of holding every request.
+  // Loaded only with REDIS_URL: a single process never holds the client (issue 21 point 4).
+  const { Redis } = await import('ioredis');
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_TIMEOUT_MS });
   redis.on('error', (error: Error) => {
     log.warn({ err: error }, 'rate limit store unreachable: limits are skipped until Redis is back');
@@ -77,7 +80,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   }
   const limits = limitsInForce(config.RATE_LIMIT_OVERRIDES);
   const redis = config.REDIS_URL ? await connectStore(config.REDIS_URL, app.log) : undefined;
-  if (redis) app.addHook('onClose', async () => { await redis.quit(); });
+  if (redis) app.addHook('onClose', async () => { await closeRedis(redis); });
   await app.register(fastifyRateLimit, {
     global: false,
     skipOnError: true,

@@ -51,6 +51,14 @@ export const RATE_LIMITS = {
     routes: ['GET /api/auth/google/start', 'GET /api/auth/apple/start', 'GET /api/auth/google/callback', 'POST /api/auth/apple/callback'],
     address: per(60, 15 * MINUTE),
   },
+  // Issue 20 point 5: each second step checks a code; the challenge (5 wrong) and the user (10 wrong in 15 minutes) are counted in the database too.
+  'two-factor-sign-in': { counts: 'second steps of sign-ins (codes tried) and enrolments a sign-in requires', routes: ['POST /api/auth/2fa/verify', 'POST /api/auth/2fa/enrol'], address: per(30, 15 * MINUTE) },
+  'two-factor': {
+    counts: "a staff member's two-factor changes (each but the start checks a code or the password)",
+    routes: ['POST /api/me/two-factor/start', 'POST /api/me/two-factor/confirm', 'POST /api/me/two-factor/recovery-codes', 'POST /api/me/two-factor/disable'],
+    user: per(20, 15 * MINUTE),
+    address: per(100, 15 * MINUTE),
+  },
   chat: { counts: 'chat messages', routes: ['POST /api/bookings/:id/chat'], user: per(30, MINUTE), address: per(300, MINUTE) },
   location: { counts: "a driver's positions, by HTTP and on the WebSocket", routes: ['POST /api/driver/location'], user: per(60, MINUTE), address: per(3000, MINUTE) },
   booking: { counts: 'bookings made', routes: ['POST /api/bookings', 'POST /api/bookings/:id/retry'], user: per(20, MINUTE), address: per(300, MINUTE) },
@@ -97,6 +105,14 @@ export const RATE_LIMITS = {
   // The review screen reads the list on each decision and filter; each decision is one click.
   documents: { counts: "reads of documents (the driver's own, or those to review)", routes: ['GET /api/driver/documents', 'GET /api/documents'], user: per(120, MINUTE), address: per(1200, MINUTE) },
   'document-review': { counts: 'document approvals and rejections', routes: ['POST /api/documents/:id/approve', 'POST /api/documents/:id/reject'], user: per(120, MINUTE), address: per(600, MINUTE) },
+  // Issue 20 point 3: a driver adds a few cars, each with a photo of up to 5 MiB; switching and deleting are one tap each.
+  'vehicle-upload': { counts: "a driver's vehicles added", routes: ['POST /api/driver/vehicles'], user: per(20, 10 * MINUTE), address: per(200, 10 * MINUTE) },
+  'vehicle-edit': { counts: "a driver's vehicle switches and deletions", routes: ['POST /api/driver/vehicles/:id/activate', 'DELETE /api/driver/vehicles/:id'], user: per(30, 10 * MINUTE), address: per(300, 10 * MINUTE) },
+  vehicles: { counts: "reads of vehicles (the driver's own, or those to review)", routes: ['GET /api/driver/vehicles', 'GET /api/vehicles'], user: per(120, MINUTE), address: per(1200, MINUTE) },
+  'vehicle-review': { counts: 'vehicle approvals and rejections', routes: ['POST /api/vehicles/:id/approve', 'POST /api/vehicles/:id/reject'], user: per(120, MINUTE), address: per(600, MINUTE) },
+  // Issue 20 point 6: the users page searches as the admin types (debounced) and opens details; a decision is one click with a reason.
+  'user-lookup': { counts: "user lists, searches and detail pages (an admin's or a fleet admin's)", routes: ['GET /api/users', 'GET /api/users/:id/detail'], user: per(240, MINUTE), address: per(1200, MINUTE) },
+  'user-approval': { counts: 'account approvals and suspensions', routes: ['POST /api/users/:id/approval'], user: per(30, MINUTE), address: per(300, MINUTE) },
   'socket-open': { counts: 'WebSocket connections opened', routes: ['GET /api/ws'], user: per(60, MINUTE), address: per(600, MINUTE) },
   'open-sockets': { counts: 'WebSocket connections open at once on one server process', routes: [], user: per(10, 0) },
   'socket-messages': { counts: 'messages on one WebSocket', routes: [], socket: per(20, SECOND) },

@@ -18,7 +18,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route (required on every route; checked at start). */
     access?: Access;
-    /** The session may come from the short cache of hot routes (driver positions). */
+    /**
+     * The session may come from the short cache of hot routes (http/session-cache.ts): only for
+     * routes whose handlers read the caller's uid and usertype, never other profile fields.
+     */
     sessionCache?: boolean;
     /** false: the route writes no events, so the relay is not kicked after it. */
     writesEvents?: boolean;

@@ -1,4 +1,5 @@
 import { seedApprovedDocuments } from '../modules/documents/seed';
+import type { FileStorage } from '../providers/storage';
 import { randomUUID } from 'node:crypto';
 import {
   bookingReference,
@@ -19,6 +20,7 @@ import { bookings, cancelReasons, carTypes, promos, users } from '../db/schema';
 import { insertAccount } from '../modules/users/accounts';
 import { appendEntry } from '../modules/wallet/ledger';
 import { DEFAULT_SETTINGS } from '../modules/settings/defaults';
+import { dataChanged } from '../db/read-cache';
 import { saveSettings } from '../modules/settings/service';
 import { hashPassword } from '../modules/auth/passwords';
 import { markDemoDatabase } from '../providers/payments/in-force';
@@ -59,9 +61,14 @@ const CAR_TYPES: DemoCarType[] = [
 
 const CANCEL_REASONS = ['Driver is taking too long', 'Changed my plans', 'Booked by mistake', 'Found another ride', 'Other'];
 
-/** Seeds a demo installation on an empty database; answers the logins it created. */
-export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
+/**
+ * Seeds a demo installation on an empty database; answers the logins it created. With storage, the
+ * drivers' documents get specimen pictures an admin can open in the review screens.
+ */
+export async function seedDemoData(db: Db, now: number, storage?: FileStorage): Promise<DemoLogin[]> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
+  // Issue 21: settings, car types and cancel reasons are held by running processes; the demo's are
+  // in force once the transaction is over (db/read-cache.ts).
   return db.transaction(async (tx) => {
     // This database now holds demo data: its embedded test payment provider is on (in-force.ts).
     await markDemoDatabase(tx, now);
@@ -128,7 +135,8 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
       const at = driverSpecs[index]?.at ?? DEMO_CITY.center;
       await tx.update(users).set({ driverActiveStatus: true, locationLat: at.lat, locationLng: at.lng, locationAt: now }).where(eq(users.id, driver.id));
       // Issue 20: their documents are approved and valid for five years, so they may stay online.
-      await seedApprovedDocuments(tx, driver.id, now, `${new Date(now).getUTCFullYear() + 5}-12-31`);
+      const holder = `${driver.firstName} ${driver.lastName}`;
+      await seedApprovedDocuments(tx, driver.id, now, `${new Date(now).getUTCFullYear() + 5}-12-31`, storage && { files: storage, holder });
     }
 
     // Past trips, paid and complete, spread over the last three months, with their ledger moves.
@@ -206,5 +214,5 @@ export async function seedDemoData(db: Db, now: number): Promise<DemoLogin[]> {
       ...drivers.map((driver) => ({ role: 'driver', email: driver.email ?? '' })),
       ...riders.map((rider) => ({ role: 'rider', email: rider.email ?? '' })),
     ];
-  });
+  }).finally(() => dataChanged('settings', 'carTypes', 'cancelReasons'));
 }

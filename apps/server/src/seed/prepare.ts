@@ -2,6 +2,7 @@ import { inArray, sql } from 'drizzle-orm';
 import type { Config } from '../config';
 import type { Db } from '../db/client';
 import { settings, users } from '../db/schema';
+import type { FileStorage } from '../providers/storage';
 import { hashPassword } from '../modules/auth/passwords';
 import { installLanguages } from '../modules/languages/service';
 import { DEFAULT_SETTINGS } from '../modules/settings/defaults';
@@ -25,7 +26,7 @@ const DEMO_EMAILS = [
  * Readies a migrated database: the shipped languages; on an empty database the bootstrap admin
  * (BOOTSTRAP_ADMIN_*) and, unless DEMO_DATA=0, the demo data. Answers the demo logins present.
  */
-export async function prepareDatabase(db: Db, config: Config, now = Date.now()): Promise<DemoLogin[]> {
+export async function prepareDatabase(db: Db, config: Config, now = Date.now(), storage?: FileStorage): Promise<DemoLogin[]> {
   await installLanguages(db);
   const count = Number((await db.select({ count: sql<string>`count(*)` }).from(users))[0]?.count ?? 0);
   if (count === 0) {
@@ -36,7 +37,7 @@ export async function prepareDatabase(db: Db, config: Config, now = Date.now()):
         now,
       );
     }
-    if (config.DEMO_DATA) await seedDemoData(db, now);
+    if (config.DEMO_DATA) await seedDemoData(db, now, storage);
   }
   if ((await db.select({ id: settings.id }).from(settings).limit(1)).length === 0) await saveSettings(db, DEFAULT_SETTINGS);
   const present = await db.select({ email: users.email, usertype: users.usertype }).from(users).where(inArray(users.email, DEMO_EMAILS));

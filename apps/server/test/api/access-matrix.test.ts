@@ -73,6 +73,38 @@ describe.each(ENGINES)('the route table as a role matrix on %s (ARCHITECTURE rul
       expect(own.statusCode).toBe(200);
     });
 
+    it("a user's detail page and approval (issue 20 point 6): another fleet's driver answers 404 like a missing one", async () => {
+      const fleetDriver = await t.makeUser('driver', { fleetadmin: users.fleetadmin.id });
+      const otherFleet = await t.makeUser('fleetadmin');
+      const missing = await t.request({ method: 'GET', url: `/api/users/${randomUUID()}/detail`, as: otherFleet });
+      const foreign = await t.request({ method: 'GET', url: `/api/users/${fleetDriver.id}/detail`, as: otherFleet });
+      expect([foreign.statusCode, foreign.json()]).toEqual([404, missing.json()]);
+      expect((await t.request({ method: 'GET', url: `/api/users/${fleetDriver.id}/detail`, as: users.fleetadmin })).statusCode).toBe(200);
+      const otherAdmin = await t.makeUser('admin');
+      const missingTarget = await t.request({ method: 'POST', url: `/api/users/${randomUUID()}/approval`, as: users.admin, payload: { approved: false, reason: 'x' } });
+      const adminTarget = await t.request({ method: 'POST', url: `/api/users/${otherAdmin.id}/approval`, as: users.admin, payload: { approved: false, reason: 'x' } });
+      expect([adminTarget.statusCode, adminTarget.json()]).toEqual([404, missingTarget.json()]);
+    });
+
+    it("vehicles (issue 20 point 3): another driver's vehicle and another fleet's driver's vehicle answer 404 like a missing one", async () => {
+      // A driver made with a car has it as its first vehicle (accounts.ts).
+      const fleetDriver = await t.makeUser('driver', { fleetadmin: users.fleetadmin.id, carType: 'Sedan', vehicleNumber: 'M 1' });
+      const owner = await t.makeUser('driver', { fleetadmin: (await t.makeUser('fleetadmin')).id, carType: 'Sedan', vehicleNumber: 'M 2' });
+      const idOf = async (uid: string) => ((await t.request({ method: 'GET', url: '/api/vehicles', as: users.admin })).json<{ vehicles: { id: string; uid: string }[] }>().vehicles.find((row) => row.uid === uid))?.id ?? '';
+      const theirs = await idOf(owner.id);
+      for (const [method, url, as] of [
+        ['POST', `/api/driver/vehicles/${theirs}/activate`, users.driver],
+        ['DELETE', `/api/driver/vehicles/${theirs}`, users.driver],
+        ['POST', `/api/vehicles/${theirs}/approve`, users.fleetadmin],
+      ] as const) {
+        const foreign = await t.request({ method, url, as });
+        const missing = await t.request({ method, url: url.replace(theirs, randomUUID()), as });
+        expect([foreign.statusCode, codeOf(foreign)], url).toEqual([missing.statusCode, codeOf(missing)]);
+        expect(foreign.statusCode, url).toBe(404);
+      }
+      expect(codeOf(await t.request({ method: 'POST', url: `/api/vehicles/${await idOf(fleetDriver.id)}/reject`, as: users.fleetadmin, payload: { reason: 'Own driver' } }))).toBeUndefined();
+    });
+
     it('withdraws: a driver lists only its own', async () => {
       const other = await t.makeUser('driver', { bankName: 'B', bankCode: '1', bankAccount: '2' });
       await t.request({ method: 'POST', url: '/api/wallet/credit', as: users.admin, payload: { uid: other.id, amount: 5 } });

@@ -1,7 +1,7 @@
 import type { User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SESSION_STALE_MS } from '../config/ui-constants';
-import { api, ApiError } from './client';
+import { api } from './client';
 import { disableWebPush } from './push';
 import { SETTINGS } from './settings';
 
@@ -12,14 +12,8 @@ export const ME = ['me'] as const;
 export function useMe() {
   return useQuery({
     queryKey: ME,
-    queryFn: async () => {
-      try {
-        return (await api<{ user: User }>('/api/me')).user;
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
-    },
+    // GET /api/session answers a visitor with null rather than a 401: no failing request on a public page.
+    queryFn: async () => (await api<{ user: User | null }>('/api/session')).user,
     staleTime: SESSION_STALE_MS,
   });
 }
@@ -27,9 +21,12 @@ export function useMe() {
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (credentials: { email: string; password: string }) => api<{ user: User }>('/api/auth/login', { method: 'POST', body: credentials }),
-    onSuccess: async ({ user }) => {
-      queryClient.setQueryData(ME, user);
+    // Issue 20 point 5: staff with two-factor sign-in get a challenge instead (api/two-factor.ts).
+    mutationFn: (credentials: { email: string; password: string }) =>
+      api<{ user: User } | { twoFactorRequired: true; challenge: string; enrol: boolean }>('/api/auth/login', { method: 'POST', body: credentials }),
+    onSuccess: async (answer) => {
+      if (!('user' in answer)) return;
+      queryClient.setQueryData(ME, answer.user);
       // An admin reads every setting, a visitor only the public ones.
       await queryClient.invalidateQueries({ queryKey: SETTINGS });
     },

@@ -9,7 +9,7 @@ import { RequireRole } from './RequireRole';
 const signedIn = (usertype: UserType): ApiAnswer => ({ status: 200, body: { user: { id: 'u1', usertype } } });
 
 function openGuarded(me: ApiAnswer, allowed: readonly UserType[], entry = '/guarded') {
-  const calls = fakeApi({ 'GET /api/me': me });
+  const calls = fakeApi({ 'GET /api/session': me });
   const router = createMemoryRouter(
     [
       { path: '/', element: <h1>home</h1> },
@@ -34,7 +34,7 @@ describe('RequireRole (section 2 route guard)', () => {
     const { router, calls } = openGuarded(signedIn('fleetadmin'), ['admin', 'fleetadmin']);
     expect(await screen.findByRole('heading', { name: 'guarded page' })).toBeTruthy();
     expect(router.state.location.pathname).toBe('/guarded');
-    expect(calls.map((call) => call.path)).toEqual(['/api/me']);
+    expect(calls.map((call) => call.path)).toEqual(['/api/session']);
   });
 
   it('sends a visitor to /login, in place of the guarded entry', async () => {

@@ -5,7 +5,8 @@ import { useMyDocuments } from '../api/documents';
 import { KIND_LABELS, PROBLEM_LABELS } from '../utils/document-labels';
 
 /**
- * Issue 20: why a driver cannot go online (each missing, pending, rejected or expired document),
+ * Issue 20: why a driver cannot go online (each missing, pending, rejected or expired document,
+ * and an active vehicle missing or waiting for review),
  * with the way to the documents page. Shows nothing while documents are in order or not required.
  */
 export function DocumentProblemsAlert({ withLink = true }: { withLink?: boolean }) {
@@ -22,7 +23,11 @@ export function DocumentProblemsAlert({ withLink = true }: { withLink?: boolean 
       <AlertTitle>{t('documents_problems_title')}</AlertTitle>
       <ul style={{ margin: 0, paddingInlineStart: '1.2em' }}>
         {data.problems.map((problem) => (
-          <li key={problem.kind}>{t(PROBLEM_LABELS[problem.problem], { document: t(KIND_LABELS[problem.kind]) })}</li>
+          <li key={problem.kind}>
+            {problem.kind === 'vehicle'
+              ? t(problem.problem === 'pending' ? 'vehicle_problem_pending' : 'vehicle_problem_missing')
+              : t(PROBLEM_LABELS[problem.problem], { document: t(KIND_LABELS[problem.kind]) })}
+          </li>
         ))}
       </ul>
     </Alert>

@@ -94,7 +94,7 @@ const savedPlaces = [
 
 describe('PlaceSearch: saved places first (issue 17 point 12)', () => {
   it('offers every saved place on focus, most used first, and picking one sets its point with no lookup', async () => {
-    const calls = fakeApi({ 'GET /api/me': rider, 'GET /api/me/places': { status: 200, body: { places: savedPlaces } } });
+    const calls = fakeApi({ 'GET /api/session': rider, 'GET /api/me/places': { status: 200, body: { places: savedPlaces } } });
     const chosen = vi.fn();
     const user = userEvent.setup();
     render(<Fields onChange={chosen} />, { wrapper: queryWrapper().wrapper });
@@ -117,7 +117,7 @@ describe('PlaceSearch: saved places first (issue 17 point 12)', () => {
 
   it('while typing, shows the saved places that match (name, label or address) above the search results', async () => {
     fakeApi({
-      'GET /api/me': rider,
+      'GET /api/session': rider,
       'GET /api/me/places': { status: 200, body: { places: savedPlaces } },
       'POST /googleapis-autocomplete': { status: 200, body: { searchResults: [{ place_id: 'p-1', description: 'Tower Bridge, London' }] } },
     });
@@ -133,10 +133,10 @@ describe('PlaceSearch: saved places first (issue 17 point 12)', () => {
   });
 
   it('offers no saved places to a signed-in non-rider, and never asks for them', async () => {
-    const calls = fakeApi({ 'GET /api/me': { status: 200, body: { user: { id: 'a1', usertype: 'admin' } } } });
+    const calls = fakeApi({ 'GET /api/session': { status: 200, body: { user: { id: 'a1', usertype: 'admin' } } } });
     const user = userEvent.setup();
     render(<Fields onChange={vi.fn()} />, { wrapper: queryWrapper().wrapper });
-    await waitFor(() => { expect(calls.some((call) => call.path === '/api/me')).toBe(true); });
+    await waitFor(() => { expect(calls.some((call) => call.path === '/api/session')).toBe(true); });
     await user.click(screen.getByRole('combobox', { name: 'Pickup' }));
     expect(screen.queryByRole('listbox')).toBeNull();
     expect(calls.some((call) => call.path === '/api/me/places')).toBe(false);
@@ -145,7 +145,7 @@ describe('PlaceSearch: saved places first (issue 17 point 12)', () => {
   it('saves a chosen place as Work from the field; a refusal shows in the dialog', async () => {
     let taken = true;
     const calls = fakeApi({
-      'GET /api/me': rider,
+      'GET /api/session': rider,
       'GET /api/me/places': { status: 200, body: { places: [] } },
       'POST /googleapis-autocomplete': { status: 200, body: { searchResults: [{ place_id: 'p-9', description: 'Shard, London' }] } },
       'POST /googleapis-getcoords': { status: 200, body: { coords: { lat: 51.5045, lng: -0.0865 }, address: 'The Shard, London' } },

@@ -1,4 +1,4 @@
-import { DOCUMENT_KINDS, DOCUMENT_PROBLEMS, DOCUMENT_STATUSES, isCalendarDate } from '@rideway/domain';
+import { DOCUMENT_KINDS, DOCUMENT_PROBLEMS, DOCUMENT_STATUSES, isCalendarDate, PROBLEM_SUBJECTS } from '@rideway/domain';
 import { z } from 'zod';
 import { keyedString } from '../http';
 import { epochMs } from '../primitives';
@@ -28,7 +28,8 @@ export const driverDocumentSchema = z.object({
 });
 export type DriverDocument = z.infer<typeof driverDocumentSchema>;
 
-export const documentProblemSchema = z.object({ kind: documentKindSchema, problem: z.enum(DOCUMENT_PROBLEMS) });
+/** `vehicle`: the active vehicle is missing (none, or rejected) or waits for review. */
+export const documentProblemSchema = z.object({ kind: z.enum(PROBLEM_SUBJECTS), problem: z.enum(DOCUMENT_PROBLEMS) });
 export type DocumentProblemView = z.infer<typeof documentProblemSchema>;
 
 /** GET /api/driver/documents: the current document of each kind, what keeps the driver offline, and whether documents are required. */

@@ -66,8 +66,14 @@ export const editUserRequestSchema = z.strictObject({
 });
 export type EditUserRequest = z.output<typeof editUserRequestSchema>;
 
-/** GET /api/users?usertype=: admins list riders, drivers or fleet admins (never admins). */
-export const userListQuery = z.object({ usertype: z.enum(['rider', 'driver', 'fleetadmin']).optional() });
+/**
+ * GET /api/users?usertype=&search=: admins list riders, drivers or fleet admins (never admins).
+ * Issue 20 point 6: `search` keeps those whose first or last name, email or mobile contains it
+ * (any case; % and _ are plain characters).
+ */
+export const userListQuery = z.object({ usertype: z.enum(['rider', 'driver', 'fleetadmin']).optional(), search: z.string().trim().max(100).optional() });
 
 export const userResponse = z.object({ user: userSchema });
+/** GET /api/session: the signed-in user, or null for a visitor (answered 200 either way, so a visitor's page makes no failing request). */
+export const currentSessionResponse = z.object({ user: userSchema.nullable() });
 export const userListResponse = z.object({ users: z.array(userSchema) });

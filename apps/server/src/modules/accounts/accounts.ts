@@ -5,6 +5,7 @@ import type { Db, Tx } from '../../db/client';
 import { users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { isUniqueViolation } from '../../db/unique-violation';
+import { insertFirstVehicle } from './first-vehicle';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -108,7 +109,12 @@ export async function insertAccount(db: Db | Tx, account: NewAccount, now: numbe
         if (violatedConstraint(error) === 'users_email_key' || violatedConstraint(error) === 'users_mobile_key') throw new AppError('user_exists');
         throw error;
       });
-    if (inserted[0]) return inserted[0];
+    const user = inserted[0];
+    if (user) {
+      // Issue 20 point 3: the car a driver signs up (or is added) with is its first, active vehicle.
+      if (user.usertype === 'driver' && user.carType) await insertFirstVehicle(db, user.id, { approved: user.approved, carType: user.carType, vehicleMake: user.vehicleMake, vehicleModel: user.vehicleModel, vehicleNumber: user.vehicleNumber }, now);
+      return user;
+    }
     row.referralId = await freeReferralId(db, account.firstName, account.referralSource);
   }
   throw new AppError('reg_error');

@@ -10,7 +10,7 @@ import {
   passwordResetRequestSchema,
   registerRequestSchema,
   registerResponse,
-  sessionResponse,
+  signInResponse,
   signInMethodsResponse,
   socialCallbackFields,
   socialStartQuery,
@@ -31,6 +31,8 @@ import { finishSocialSignIn, SIGN_IN_LIFETIME_MS, startSocialSignIn, type Social
 import { requestOtp, verifyOtp } from './otp';
 import { login, register } from './service';
 import { countResetRequest } from './throttle';
+import { needsSecondStep, type SecondStep, type SignedIn } from './two-factor';
+import { challengeAnswer, secondStepPage, twoFactorCookie, twoFactorRoutes } from './two-factor-routes';
 
 // The login dialog's round trip carries a one-time state, kept in a cookie for the callback only.
 const STATE_COOKIE = 'rideway_oauth_state';
@@ -57,6 +59,12 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
     void setSessionCookie(reply, session.token);
     return { token: session.token, user: await userView(ctx.db, session.user) };
   };
+  /** Issue 20 point 5: a session as before, or the challenge of the second step (also set as a cookie for the web). */
+  const sessionOrSecondStep = async (reply: FastifyReply, outcome: SignedIn | SecondStep) => {
+    if (!needsSecondStep(outcome)) return startSession(reply, outcome);
+    void twoFactorCookie(reply, secure, outcome);
+    return challengeAnswer(outcome);
+  };
 
   app.post('/api/auth/register', {
     config: { access: 'public' },
@@ -68,8 +76,12 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.post('/api/auth/login', {
     config: { access: 'public' },
-    schema: { summary: 'Sign in by email and password; sets the session cookie', body: loginRequestSchema, response: { 200: sessionResponse } },
-  }, async (request, reply) => startSession(reply, await login(ctx, request.body, request.ip)));
+    schema: {
+      summary: 'Sign in by email and password; sets the session cookie, or answers a challenge when a second step (two-factor) is needed',
+      body: loginRequestSchema,
+      response: { 200: signInResponse },
+    },
+  }, async (request, reply) => sessionOrSecondStep(reply, await login(ctx, request.body, request.ip)));
 
   app.post('/api/auth/otp/request', {
     config: { access: 'public' },
@@ -78,8 +90,8 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.post('/api/auth/otp/verify', {
     config: { access: 'public' },
-    schema: { summary: 'Phone sign-in: verify the code; sets the session cookie', body: otpVerifySchema, response: { 200: sessionResponse } },
-  }, async (request, reply) => startSession(reply, await verifyOtp(ctx, request.body)));
+    schema: { summary: 'Phone sign-in: verify the code; sets the session cookie, or answers a challenge when a second step (two-factor) is needed', body: otpVerifySchema, response: { 200: signInResponse } },
+  }, async (request, reply) => sessionOrSecondStep(reply, await verifyOtp(ctx, request.body)));
 
   app.post('/api/auth/password-reset', {
     config: { access: 'public' },
@@ -141,7 +153,9 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
       const expected = request.cookies[STATE_COOKIE];
       if (!expected || state !== expected || code === undefined) throw new AppError('login_error');
       const session = await facebookSignIn(ctx, originOf(request), code);
-      return await setSessionCookie(reply, session.token).clearCookie(STATE_COOKIE, { path: STATE_PATH }).redirect(landingRouteAfterLogin(session.user.usertype as UserType));
+      reply.clearCookie(STATE_COOKIE, { path: STATE_PATH });
+      if (needsSecondStep(session)) return await twoFactorCookie(reply, secure, session).redirect(secondStepPage(session));
+      return await setSessionCookie(reply, session.token).redirect(landingRouteAfterLogin(session.user.usertype as UserType));
     } catch (error) {
       return failedSignIn(reply, error);
     }
@@ -154,7 +168,9 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
   const finishSocial = async (request: FastifyRequest, reply: FastifyReply, provider: SocialProvider, answer: SocialCallback) => {
     try {
       const session = await finishSocialSignIn(ctx, provider, originOf(request), answer, request.cookies[SOCIAL_COOKIE]);
-      return await setSessionCookie(reply, session.token).clearCookie(SOCIAL_COOKIE, { path: SOCIAL_PATH }).redirect(session.landing);
+      reply.clearCookie(SOCIAL_COOKIE, { path: SOCIAL_PATH });
+      if (needsSecondStep(session)) return await twoFactorCookie(reply, secure, session).redirect(secondStepPage(session));
+      return await setSessionCookie(reply, session.token).redirect(session.landing);
     } catch (error) {
       return socialFailed(reply, error);
     }
@@ -195,6 +211,8 @@ export function authRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: 'public' },
     schema: { summary: 'The sign-in methods on offer', response: { 200: signInMethodsResponse } },
   }, () => signInMethods(ctx));
+
+  twoFactorRoutes(app, ctx, { secure, setSessionCookie, originOf });
 
   app.post('/api/auth/logout', {
     config: { access: 'public' },

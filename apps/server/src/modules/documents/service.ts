@@ -2,15 +2,16 @@ import { MAX_DOCUMENT_BYTES, type DocumentUpload, type DriverDocument, type MyDo
 import { documentProblems, isAcceptableExpiry, todayIn, type DocumentKind, type DocumentState, type DocumentStatus } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
-import { driverDocuments, users } from '../../db/schema';
+import { driverDocuments, users, vehicles } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
+import { imageLibrary } from '../../providers/images';
 import { decodeImageDataUrl, deleteStoredFileOf, fileUrl, withStoredFile } from '../../providers/storage';
 import { renderFor } from '../messages/render';
 import { enqueue } from '../outbox/service';
+import { vehicleProblemsOf } from '../presence/online-rule';
 import { getSettings } from '../settings/service';
 
 /** The folder of drivers' documents: never public (files/routes.ts). */
@@ -18,7 +19,8 @@ export const DOCUMENT_FOLDER = 'documents';
 
 type DocumentRow = typeof driverDocuments.$inferSelect;
 
-const viewOf = (row: DocumentRow): DriverDocument => ({
+/** A document row as every screen shows it (the driver's, the review's, an admin's user page). */
+export const documentView = (row: DocumentRow): DriverDocument => ({
   id: row.id,
   uid: row.uid,
   kind: row.kind as DocumentKind,
@@ -45,8 +47,8 @@ export async function myDocuments(ctx: AppContext, actor: Actor): Promise<MyDocu
   const newest = new Map<string, DocumentRow>();
   for (const row of rows) newest.set(row.kind, row);
   const settings = await getSettings(ctx.db);
-  const problems = documentProblems(rows.map(stateOf), todayIn(ctx.now(), settings.timezone));
-  return { documents: [...newest.values()].map(viewOf), problems, required: settings.RequireDriverDocuments };
+  const problems = [...documentProblems(rows.map(stateOf), todayIn(ctx.now(), settings.timezone)), ...(await vehicleProblemsOf(ctx.db, actor.uid))];
+  return { documents: [...newest.values()].map(documentView), problems, required: settings.RequireDriverDocuments };
 }
 
 const SHARP_FORMATS: Record<string, string> = { png: 'png', jpg: 'jpeg', webp: 'webp' };
@@ -54,10 +56,12 @@ const SHARP_FORMATS: Record<string, string> = { png: 'png', jpg: 'jpeg', webp: '
 /**
  * The image a driver sends, checked by its bytes: a PNG, JPEG or WebP of at most 5 MiB that
  * sharp can read as the format its signature claims (a renamed file or a truncated one is refused).
+ * Vehicle photos are checked the same way (modules/vehicles).
  */
-async function checkedImage(dataUrl: string): Promise<{ bytes: Uint8Array; extension: string }> {
+export async function checkedImage(dataUrl: string): Promise<{ bytes: Uint8Array; extension: string }> {
   const decoded = decodeImageDataUrl(dataUrl, MAX_DOCUMENT_BYTES);
   if (!decoded) throw new AppError('proper_document_image', 'image');
+  const sharp = await imageLibrary();
   try {
     const meta = await sharp(decoded.bytes, { limitInputPixels: 50_000_000 }).metadata();
     if (meta.format !== SHARP_FORMATS[decoded.extension] || !meta.width || !meta.height) throw new Error('format');
@@ -85,7 +89,7 @@ export async function uploadDocument(ctx: AppContext, actor: Actor, kind: Docume
     }),
   );
   for (const old of replaced) await deleteStoredFileOf(ctx.storage, old.image);
-  return viewOf(row);
+  return documentView(row);
 }
 
 /** GET /api/documents: documents to review, oldest first; a fleet admin sees its own drivers' only. */
@@ -100,7 +104,7 @@ export async function listForReview(ctx: AppContext, actor: Actor, status: Docum
     .where(and(...filters))
     .orderBy(status === 'pending' ? asc(driverDocuments.createdAt) : desc(driverDocuments.createdAt))
     .limit(200);
-  return rows.map((row) => ({ ...viewOf(row.document), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: row.email }));
+  return rows.map((row) => ({ ...documentView(row.document), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: row.email }));
 }
 
 /** The kind's name in the driver's language, for the texts sent. */
@@ -140,16 +144,19 @@ export async function reviewDocument(ctx: AppContext, actor: Actor, id: string, 
       decision.status === 'approved'
         ? render('push_document_approved', { document: render(KIND_KEYS[kind]) })
         : render('push_document_rejected', { document: render(KIND_KEYS[kind]), reason: reason ?? '' }), now);
-    return viewOf(updated);
+    return documentView(updated);
   });
 }
 
-/** Security-critical: who may see a document image: admins, the driver's own fleet admin, and the driver. */
+/** Security-critical: who may see a document image or a vehicle photo: admins, the driver's own fleet admin, and the driver. */
 export async function mayReadDocument(db: Db, actor: Actor | null, key: string): Promise<boolean> {
   if (!actor) return false;
   if (actor.usertype === 'admin') return true;
   if (actor.usertype !== 'driver' && actor.usertype !== 'fleetadmin') return false;
-  const owner = (await db.select({ id: users.id, fleetadmin: users.fleetadmin }).from(driverDocuments).innerJoin(users, eq(users.id, driverDocuments.uid)).where(eq(driverDocuments.image, fileUrl(key))).limit(1))[0];
+  const owner =
+    (await db.select({ id: users.id, fleetadmin: users.fleetadmin }).from(driverDocuments).innerJoin(users, eq(users.id, driverDocuments.uid)).where(eq(driverDocuments.image, fileUrl(key))).limit(1))[0] ??
+    // Vehicle photos (modules/vehicles) are kept in the documents' folder and read the same way.
+    (await db.select({ id: users.id, fleetadmin: users.fleetadmin }).from(vehicles).innerJoin(users, eq(users.id, vehicles.uid)).where(eq(vehicles.image, fileUrl(key))).limit(1))[0];
   if (!owner) return false;
   return owner.id === actor.uid || (actor.usertype === 'fleetadmin' && owner.fleetadmin === actor.uid);
 }

@@ -22,6 +22,7 @@ export const DEFAULT_SETTINGS: Settings = {
   serviceArea: [],
   // Issue 20: drivers' documents are checked before they go online.
   RequireDriverDocuments: true,
+  RequireStaffTwoFactor: false,
   bank_fields: true,
   driverRadius: DEFAULT_DRIVER_RADIUS,
   license: '',

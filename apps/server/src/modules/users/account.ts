@@ -8,7 +8,6 @@ import {
 } from '@rideway/contract';
 import { fromMinor } from '@rideway/domain';
 import { and, asc, desc, eq, or } from 'drizzle-orm';
-import sharp from 'sharp';
 import type { AppContext } from '../../context';
 import { bookings, chats, outbox, savedAddresses, users, walletEntries, withdraws } from '../../db/schema';
 import type { Actor } from '../../http/actor';
@@ -17,6 +16,7 @@ import { deleteStoredFileOf, fileUrl, withStoredFile } from '../../providers/sto
 import { hashPassword, verifyPassword } from '../accounts/passwords';
 import { announceSessionsEnded, revokeAllSessions, revokeOtherSessions } from '../accounts/sessions';
 import { userView } from './view';
+import { imageLibrary } from '../../providers/images';
 
 /**
  * Section 3's users/{uid}/profileImage. The storage port keeps one flat spelling of keys
@@ -43,6 +43,7 @@ async function scaledPhoto(image: string): Promise<Uint8Array> {
   const bytes = Buffer.from(base64, 'base64');
   if (bytes.length > MAX_PROFILE_PHOTO_BYTES) throw new AppError('photo_too_large', 'image');
   if (bytes.length === 0) throw new AppError('photo_invalid', 'image');
+  const sharp = await imageLibrary();
   try {
     const decoder = sharp(bytes, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' });
     const { format } = await decoder.metadata();

@@ -8,6 +8,10 @@ import {
   passwordChangeRequestSchema,
   profilePhotoRequestSchema,
   profileUpdateSchema,
+  currentSessionResponse,
+  userApprovalRequestSchema,
+  userApprovalResponse,
+  userDetailResponse,
   userListQuery,
   userListResponse,
   userResponse,
@@ -16,6 +20,8 @@ import type { AppContext } from '../../context';
 import { actorOf } from '../../http/actor';
 import { ALL, type RouteApp } from '../../http/routing';
 import { SESSION_COOKIE } from '../accounts/sessions';
+import { setApproval } from './approval';
+import { userDetail } from './detail';
 import { changePassword, exportAccount, exportFileName, removeProfilePhoto, setProfilePhoto } from './account';
 import { updateMe } from './me';
 import { addUser, deleteUser, editUser, listUsers } from './service';
@@ -28,6 +34,12 @@ export function userRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: ALL },
     schema: { summary: 'The signed-in user', response: { 200: userResponse } },
   }, async (request) => ({ user: await userView(ctx.db, actorOf(request).user) }));
+
+  // Issue 21 point 5: how the web app learns who is signed in; a visitor gets `{user: null}`, not a 401.
+  app.get('/api/session', {
+    config: { access: 'public' },
+    schema: { summary: 'The signed-in user, or null for a visitor', response: { 200: currentSessionResponse } },
+  }, async (request) => ({ user: request.actor ? await userView(ctx.db, request.actor.user) : null }));
 
   app.patch('/api/me', {
     config: { access: ALL },
@@ -63,8 +75,19 @@ export function userRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.get('/api/users', {
     config: { access: MANAGERS },
-    schema: { summary: 'Riders, drivers and fleet admins (a fleet admin: its drivers)', querystring: userListQuery, response: { 200: userListResponse } },
-  }, async (request) => ({ users: await listUsers(ctx, actorOf(request), request.query.usertype) }));
+    schema: { summary: 'Riders, drivers and fleet admins (a fleet admin: its drivers); `search` finds them by name, email or mobile (at most 100)', querystring: userListQuery, response: { 200: userListResponse } },
+  }, async (request) => ({ users: await listUsers(ctx, actorOf(request), request.query) }));
+
+  // Issue 20 point 6: one user's page, and approval or suspension with a reason.
+  app.get('/api/users/:id/detail', {
+    config: { access: MANAGERS },
+    schema: { summary: "One user's profile, documents, trips, wallet, ratings and approval history (an admin: any user but an admin; a fleet admin: its own drivers)", params: idParams, response: { 200: userDetailResponse } },
+  }, async (request) => userDetail(ctx, actorOf(request), request.params.id));
+
+  app.post('/api/users/:id/approval', {
+    config: { access: ['admin'] },
+    schema: { summary: "Approve an account, or suspend it with the reason the user reads (its sessions end; a driver goes offline); a repeat changes nothing", params: idParams, body: userApprovalRequestSchema, response: { 200: userApprovalResponse } },
+  }, async (request) => setApproval(ctx, actorOf(request), request.params.id, request.body));
 
   app.post('/api/users', {
     config: { access: MANAGERS },

@@ -1,9 +1,9 @@
-import type { AddUserRequest, EditUserRequest, User } from '@rideway/contract';
-import { ACTIVE_BOOKING_STATUSES, canManageUser, maskContactForDemo, userTypesAddableBy, type UserType } from '@rideway/domain';
+import { USER_SEARCH_LIMIT, type AddUserRequest, type EditUserRequest, type User } from '@rideway/contract';
+import { ACTIVE_BOOKING_STATUSES, isDemoMode, maskContactForDemo, userTypesAddableBy, type UserType } from '@rideway/domain';
 import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
-import { authTokens, bookings, carTypes, idempotencyKeys, outbox, pushSubscriptions, savedAddresses, savedCards, users } from '../../db/schema';
+import { authTokens, bookings, carTypes, driverDocuments, idempotencyKeys, outbox, pushSubscriptions, savedAddresses, savedCards, userStatusChanges, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { deleteStoredFileOf } from '../../providers/storage';
@@ -12,7 +12,11 @@ import { hashPassword } from '../accounts/passwords';
 import { announceSessionsEnded, revokeAllSessions, revokeOtherSessions, type EndedSessions } from '../accounts/sessions';
 import { syncDriver } from '../presence/service';
 import { assertNotDemoMode, getSettings } from '../settings/service';
+import { eraseVehicles, syncActiveVehicle } from '../vehicles/service';
 import { balanceMinor, balancesMinor, lockWallet } from '../wallet/ledger';
+import { recordStatusChange } from './approval';
+import { managedUser } from './managed';
+import { userSearchCondition } from './search';
 import { toApiUser, userView } from './view';
 
 const LISTABLE: readonly UserType[] = ['rider', 'driver', 'fleetadmin'];
@@ -20,16 +24,24 @@ const LISTABLE: readonly UserType[] = ['rider', 'driver', 'fleetadmin'];
 /**
  * GET /api/users: admins list riders, drivers and fleet admins (never admins, section 5); a
  * fleet admin lists only its own drivers; deleted accounts never. In demo mode contacts are hidden.
+ * Issue 20 point 6: a search keeps the matches by name, email or mobile, at most USER_SEARCH_LIMIT.
  */
-export async function listUsers(ctx: AppContext, actor: Actor, usertype: UserType | undefined): Promise<User[]> {
+export async function listUsers(ctx: AppContext, actor: Actor, query: { usertype?: UserType | undefined; search?: string | undefined }): Promise<User[]> {
+  const { usertype, search } = query;
   const scope =
     actor.usertype === 'fleetadmin'
       ? and(eq(users.usertype, 'driver'), eq(users.fleetadmin, actor.uid))
       : inArray(users.usertype, usertype ? [usertype] : [...LISTABLE]);
-  // A deleted (anonymised) account is in no list: it stays only for its bookings and ledger.
-  const rows = await ctx.db.select().from(users).where(and(scope, isNull(users.deletedAt))).orderBy(desc(users.createdAt)).limit(1000);
-  const balances = await balancesMinor(ctx.db, rows.map((row) => row.id));
   const settings = await getSettings(ctx.db);
+  const matching = search ? userSearchCondition(search, { contacts: !isDemoMode(settings) }) : undefined;
+  // A deleted (anonymised) account is in no list: it stays only for its bookings and ledger.
+  const rows = await ctx.db
+    .select()
+    .from(users)
+    .where(and(scope, isNull(users.deletedAt), matching))
+    .orderBy(desc(users.createdAt))
+    .limit(matching ? USER_SEARCH_LIMIT : 1000);
+  const balances = await balancesMinor(ctx.db, rows.map((row) => row.id));
   const views = rows.map((row) => toApiUser(row, { walletBalanceMinor: balances.get(row.id) ?? 0 }));
   // Section 6: in demo mode an admin list shows 'Hidden for Demo' and 'Hidden'.
   return views.map((view) => maskContactForDemo(view, settings));
@@ -82,15 +94,6 @@ export async function addUser(ctx: AppContext, actor: Actor, body: AddUserReques
   });
 }
 
-/** The user an admin or fleet admin may manage, or 404: another fleet's driver looks missing. */
-async function managedUser(db: Db | Tx, actor: Actor, id: string): Promise<UserRow> {
-  const target = await findUser(db, id);
-  if (!target || target.deletedAt !== null || !canManageUser(actor, { uid: target.id, usertype: target.usertype as UserType, fleetadmin: target.fleetadmin })) {
-    throw new AppError('not_found');
-  }
-  return target;
-}
-
 /**
  * What signs a driver in and where its money goes: an admin's to change, never its fleet admin's
  * (the fleet admin that could set them could reset the password, sign in as the driver and
@@ -133,6 +136,8 @@ function sessionsEndedBy(actor: Actor, target: UserRow, set: Partial<typeof user
 export async function editUser(ctx: AppContext, actor: Actor, id: string, body: EditUserRequest, session: string | null): Promise<User> {
   const { fleetadmin, other_info: otherInfo, ...fields } = body;
   const set: Partial<typeof users.$inferInsert> = { ...fields, ...(otherInfo === undefined ? {} : { otherInfo }) };
+  // Issue 20 point 6: an account whose approval is withdrawn is offline, as after POST /api/users/:id/approval.
+  if (set.approved === false) set.driverActiveStatus = false;
   const { view, ended } = await ctx.db.transaction(async (tx) => {
     const target = await managedUser(tx, actor, id);
     if (target.id === actor.uid && actor.usertype !== 'admin') throw new AppError('not_found');
@@ -147,6 +152,10 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, body: 
     const rows = Object.keys(set).length ? await tx.update(users).set(set).where(eq(users.id, target.id)).returning() : [target];
     const row = rows[0];
     if (!row) throw new AppError('update_failed');
+    // The active vehicle follows an admin's edit of the driver's car (issue 20 point 3).
+    if (row.usertype === 'driver') await syncActiveVehicle(tx, row.id, { now: ctx.now(), by: actor.uid, byAdmin: actor.usertype === 'admin' });
+    // Issue 20 point 6: an approval changed in the table joins the user's history (without a reason; the detail page asks for one).
+    if (set.approved !== undefined && set.approved !== target.approved) await recordStatusChange(tx, { uid: row.id, approved: set.approved, reason: null, by: actor.uid, at: ctx.now() });
     const endedSessions = sessionsEndedBy(actor, target, set, session);
     if (endedSessions?.except !== undefined) await revokeOtherSessions(tx, target.id, endedSessions.except);
     else if (endedSessions) await revokeAllSessions(tx, target.id);
@@ -197,14 +206,18 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Pro
     if (!current || current.deletedAt !== null) throw new AppError('not_found');
     await assertDeletable(tx, target.id);
     await revokeAllSessions(tx, target.id);
-    for (const table of [authTokens, savedAddresses, pushSubscriptions, savedCards, idempotencyKeys] as const) {
+    // Issue 20 point 6: the reasons an admin gave for suspending the account are about the person too.
+    for (const table of [authTokens, savedAddresses, pushSubscriptions, savedCards, idempotencyKeys, userStatusChanges] as const) {
       await tx.delete(table).where(eq(table.uid, target.id));
     }
     await tx.delete(outbox).where(and(eq(outbox.channel, 'push'), eq(outbox.recipient, target.id)));
     // A deleted fleet admin's drivers stay, managed by the admins.
     await tx.update(users).set({ fleetadmin: null }).where(eq(users.fleetadmin, target.id));
+    // Papers and cars name and picture a person: rows and files go (issue 20 point 3).
+    const papers = await tx.delete(driverDocuments).where(eq(driverDocuments.uid, target.id)).returning({ image: driverDocuments.image });
+    const cars = await eraseVehicles(tx, target.id);
     await tx.update(users).set(anonymised(ctx.now())).where(eq(users.id, target.id));
-    return { uid: target.id, files: [current.profileImage, current.licenseImage] };
+    return { uid: target.id, files: [current.profileImage, current.licenseImage, ...papers.map((paper) => paper.image), ...cars] };
   });
   await announceSessionsEnded(ctx, { uid });
   await syncDriver(ctx, uid);

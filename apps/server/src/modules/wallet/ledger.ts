@@ -3,6 +3,7 @@
  * entries. Every move that must not overdraw locks the user's row first, so concurrent moves on
  * one wallet are serialised and never both pass the balance check.
  */
+import type { WalletHistoryEntry } from '@rideway/contract';
 import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
 import { bookings, users, walletEntries } from '../../db/schema';
@@ -82,12 +83,24 @@ export async function takeFromWallet(
 }
 
 /** The user's newest entries, each with the reference of the trip it belongs to (null for a top-up, a credit, a withdrawal). */
-export async function history(db: Db | Tx, uid: string) {
+export async function history(db: Db | Tx, uid: string, limit = 500) {
   return db
     .select({ entry: walletEntries, reference: bookings.reference })
     .from(walletEntries)
     .leftJoin(bookings, eq(bookings.id, walletEntries.bookingId))
     .where(eq(walletEntries.uid, uid))
     .orderBy(desc(walletEntries.at), desc(walletEntries.id))
-    .limit(500);
+    .limit(limit);
 }
+
+/** A ledger entry as the wallet screens show it, naming its trip by reference. */
+export const walletEntryView = ({ entry, reference }: Awaited<ReturnType<typeof history>>[number]): WalletHistoryEntry => ({
+  id: String(entry.id),
+  type: entry.type as WalletHistoryEntry['type'],
+  amount: fromMinor(Math.abs(entry.amountMinor)),
+  currency: entry.currency,
+  date: entry.at,
+  txRef: entry.txRef,
+  bookingId: entry.bookingId,
+  booking_id: reference,
+});

@@ -1,27 +1,18 @@
-import type { WalletCreditRequest, WalletHistoryEntry, WalletView } from '@rideway/contract';
+import type { WalletCreditRequest, WalletView } from '@rideway/contract';
 import { fromMinor, toMinor } from '@rideway/domain';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { findUser } from '../accounts/accounts';
 import { enqueue } from '../outbox/service';
-import { appendEntry, balanceMinor, history, lockWallet } from './ledger';
+import { appendEntry, balanceMinor, history, lockWallet, walletEntryView } from './ledger';
 import { renderFor } from '../messages/render';
 
 export async function walletOf(ctx: AppContext, uid: string): Promise<WalletView> {
   const [balance, entries] = await Promise.all([balanceMinor(ctx.db, uid), history(ctx.db, uid)]);
   return {
     walletBalance: fromMinor(balance),
-    walletHistory: entries.map(({ entry, reference }) => ({
-      id: String(entry.id),
-      type: entry.type as WalletHistoryEntry['type'],
-      amount: fromMinor(Math.abs(entry.amountMinor)),
-      currency: entry.currency,
-      date: entry.at,
-      txRef: entry.txRef,
-      bookingId: entry.bookingId,
-      booking_id: reference,
-    })),
+    walletHistory: entries.map(walletEntryView),
   };
 }
 

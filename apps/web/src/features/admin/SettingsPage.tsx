@@ -17,7 +17,7 @@ type Field = keyof Settings;
 const GROUPS: { title: string; fields: Field[] }[] = [
   { title: 'settings_general', fields: ['appName', 'appcat', 'symbol', 'code', 'country', 'timezone'] },
   { title: 'settings_business', fields: ['bonus', 'driverRadius', 'convert_to_mile', 'otp_secure', 'driver_approval', 'RequireDriverDocuments', 'email_verify', 'autoDispatch', 'CarHornRepeat', 'bank_fields'] },
-  { title: 'settings_sign_in', fields: ['MobileLoginEnabled', 'FacebookLoginEnabled', 'GoogleLoginEnabled', 'AppleLoginEnabled', 'AllowCountrySelection', 'AllowCriticalEditsAdmin'] },
+  { title: 'settings_sign_in', fields: ['MobileLoginEnabled', 'FacebookLoginEnabled', 'GoogleLoginEnabled', 'AppleLoginEnabled', 'RequireStaffTwoFactor', 'AllowCountrySelection', 'AllowCriticalEditsAdmin'] },
   { title: 'settings_company', fields: ['CompanyName', 'CompanyWebsite', 'CompanyTerms', 'contact_email', 'license'] },
   { title: 'settings_links', fields: ['FacebookHandle', 'TwitterHandle', 'InstagramHandle', 'AppleStoreLink', 'PlayStoreLink'] },
   { title: 'settings_privacy', fields: ['locationHistoryDays'] },

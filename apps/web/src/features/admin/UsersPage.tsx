@@ -1,16 +1,21 @@
 import type { User } from '@rideway/contract';
-import { Avatar, Box, MenuItem, Stack, TextField } from '@mui/material';
+import SearchIcon from '@mui/icons-material/Search';
+import { Avatar, Box, InputAdornment, Link, MenuItem, Stack, TextField, Typography } from '@mui/material';
+import { USER_SEARCH_LIMIT } from '@rideway/contract';
 import type { GridColDef } from '@mui/x-data-grid';
 import { useState } from 'react';
+import { Link as RouterLink } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useCollection } from '../../api/admin';
 import { useCarTypes } from '../../api/catalogue';
 import { useMe } from '../../api/session';
 import { useFormErrors } from '../../hooks/use-form-errors';
 import { useUsers, type ListedType } from '../../api/users';
+import { useUserSearch } from '../../api/user-admin';
 import { useMoney } from '../../hooks/use-money';
 import { CrudTable } from './CrudTable';
 import { FormDialog } from './FormDialog';
+import { useSearchTerm } from './use-search-term';
 
 type NewUser = { firstName: string; lastName: string; email: string; mobile: string; usertype: ListedType; password?: string; carType?: string; vehicleNumber?: string; fleetadmin?: string | null };
 /** What a cell edit sends (the server's editUserRequestSchema, in part). */
@@ -73,7 +78,8 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
   const { t } = useTranslation();
   const money = useMoney();
   const carTypes = useCarTypes();
-  const users = useUsers(usertype);
+  const { term, typed, setTyped } = useSearchTerm();
+  const users = useUserSearch(usertype, term);
   const { add, edit, remove } = useCollection<User, NewUser & UserEdit>('/api/users', ['users'], 'user');
   const [adding, setAdding] = useState(false);
   const { data: me } = useMe();
@@ -86,7 +92,8 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
           <Avatar src={row.profile_image ?? undefined} alt="" sx={{ width: 32, height: 32, fontSize: 14, bgcolor: 'primary.main', color: 'primary.contrastText' }}>{`${row.firstName.slice(0, 1)}${row.lastName.slice(0, 1)}`.toUpperCase()}</Avatar>
         </Box>
       ) },
-    { field: 'firstName', headerName: t('firstName'), editable: true, minWidth: 110, flex: 1 },
+    // Issue 20 point 6: the name opens the user's page.
+    { field: 'firstName', headerName: t('firstName'), editable: true, minWidth: 110, flex: 1, renderCell: ({ row }) => <Link component={RouterLink} to={`/users/${row.id}`}>{row.firstName}</Link> },
     { field: 'lastName', headerName: t('lastName'), editable: true, minWidth: 110, flex: 1 },
     { field: 'email', headerName: t('email'), editable: admin, minWidth: 170, flex: 1 },
     { field: 'mobile', headerName: t('mobile'), editable: admin, minWidth: 130 },
@@ -121,7 +128,18 @@ function UsersPage({ usertype }: { usertype: ListedType }) {
         onUpdate={update}
         lowValue={['driverActiveStatus', 'walletBalance', 'mobile', 'carType']}
         onDelete={(row) => remove.mutateAsync(row.id)}
-      />
+      >
+        <TextField
+          type="search"
+          size="small"
+          label={t('user_search')}
+          value={typed}
+          onChange={(event) => { setTyped(event.target.value); }}
+          sx={{ mb: 2, width: { xs: '100%', sm: 360 } }}
+          slotProps={{ htmlInput: { maxLength: 100 }, input: { startAdornment: <InputAdornment position="start"><SearchIcon fontSize="small" /></InputAdornment> } }}
+        />
+        {term.trim() !== '' && (users.data?.length ?? 0) >= USER_SEARCH_LIMIT && <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{t('user_search_limited', { count: USER_SEARCH_LIMIT })}</Typography>}
+      </CrudTable>
       {adding && (
         <AddUserDialog
           usertype={usertype}

@@ -101,3 +101,17 @@ describe('Google and Apple sign-in buttons (issue 20)', () => {
     expect((await screen.findByTestId('arrival')).textContent).toContain('social_email_unverified');
   });
 });
+
+describe('two-factor sign-in (issue 20 point 5)', () => {
+  it('goes to the second step, keeping ?next=, when the password answers a challenge', async () => {
+    const { router } = await signIn({ status: 200, body: { twoFactorRequired: true, challenge: 'c1', enrol: false } }, '/login?next=%2Fwithdraws');
+    expect(await screen.findByRole('heading', { name: 'screen /login/2fa' })).toBeTruthy();
+    expect(router.state.location.search).toBe('?next=%2Fwithdraws');
+  });
+
+  it('asks to enrol first when the operator requires it', async () => {
+    const { router } = await signIn({ status: 200, body: { twoFactorRequired: true, challenge: 'c1', enrol: true } });
+    expect(await screen.findByRole('heading', { name: 'screen /login/2fa' })).toBeTruthy();
+    expect(router.state.location.search).toBe('?enrol=1');
+  });
+});

@@ -12,6 +12,7 @@ import { FormCard } from '../../components/FormCard';
 import { FormError } from '../../components/FormError';
 import { api } from '../../api/client';
 import { useLogin } from '../../api/session';
+import { isSecondStep, secondStepPath, type SecondStepAnswer } from '../../api/two-factor';
 import { useSettings } from '../../api/settings';
 import { useFormErrors } from '../../hooks/use-form-errors';
 import { ForgotPasswordDialog } from './ForgotPasswordDialog';
@@ -53,11 +54,19 @@ export function LoginPage() {
   const facebook = Boolean(settings?.FacebookLoginEnabled && methods.data?.facebook);
   // Back to the page that sent here (?next=, a path of this site only), else section 2's home for the role.
   const signedIn = (user: User) => { void navigate(pathAfterLogin(params.get('next'), user.usertype, window.location.origin), { replace: true }); };
+  // Issue 20 point 5: a staff member's second step (a code, or enrolling first) on a page of its own.
+  const secondStep = (answer: SecondStepAnswer) => { void navigate(secondStepPath(answer, next)); };
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     errors.clear();
     setArrival(null);
-    login.mutate({ email, password }, { onSuccess: ({ user }) => { signedIn(user); }, onError: errors.show });
+    login.mutate({ email, password }, {
+      onSuccess: (answer) => {
+        if (isSecondStep(answer)) secondStep(answer);
+        else signedIn(answer.user);
+      },
+      onError: errors.show,
+    });
   };
   return (
     <FormCard title={t('sign_in')} width="xs">
@@ -82,7 +91,7 @@ export function LoginPage() {
           </Button>
         </Stack>
       ) : (
-        <PhoneSignIn onSignedIn={signedIn} />
+        <PhoneSignIn onSignedIn={signedIn} onSecondStep={secondStep} />
       )}
       {(facebook || google || apple) && <Divider sx={{ my: 2 }} />}
       {(facebook || google || apple) && (

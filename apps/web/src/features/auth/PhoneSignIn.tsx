@@ -5,6 +5,7 @@ import { useState, type SyntheticEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api/client';
 import { ME } from '../../api/session';
+import { isSecondStep, type SecondStepAnswer } from '../../api/two-factor';
 import { FormError } from '../../components/FormError';
 import { PhoneField, usePhoneNumber } from '../../components/PhoneField';
 import { useFormErrors } from '../../hooks/use-form-errors';
@@ -15,7 +16,7 @@ const FIELDS = ['mobile', 'otp'] as const;
  * The phone tab: the number (its country the settings' until another is picked), then the code,
  * then verify; cancel starts over. A refusal shows on the number or the code (issue 17).
  */
-export function PhoneSignIn({ onSignedIn }: { onSignedIn: (user: User) => void }) {
+export function PhoneSignIn({ onSignedIn, onSecondStep }: { onSignedIn: (user: User) => void; onSecondStep: (answer: SecondStepAnswer) => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const phone = usePhoneNumber();
@@ -24,7 +25,7 @@ export function PhoneSignIn({ onSignedIn }: { onSignedIn: (user: User) => void }
   const errors = useFormErrors(FIELDS);
   const onError = errors.show;
   const request = useMutation({ mutationFn: () => api<{ verificationId: string }>('/api/auth/otp/request', { method: 'POST', body: { mobile: phone.mobile } }) });
-  const verify = useMutation({ mutationFn: (id: string) => api<{ user: User }>('/api/auth/otp/verify', { method: 'POST', body: { verificationId: id, otp } }) });
+  const verify = useMutation({ mutationFn: (id: string) => api<{ user: User } | SecondStepAnswer>('/api/auth/otp/verify', { method: 'POST', body: { verificationId: id, otp } }) });
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
     errors.clear();
@@ -33,9 +34,14 @@ export function PhoneSignIn({ onSignedIn }: { onSignedIn: (user: User) => void }
       return;
     }
     verify.mutate(verificationId, {
-      onSuccess: ({ user }) => {
-        queryClient.setQueryData(ME, user);
-        onSignedIn(user);
+      onSuccess: (answer) => {
+        // Issue 20 point 5: the SMS code is a first factor only for staff with two-factor sign-in.
+        if (isSecondStep(answer)) {
+          onSecondStep(answer);
+          return;
+        }
+        queryClient.setQueryData(ME, answer.user);
+        onSignedIn(answer.user);
       },
       onError,
     });

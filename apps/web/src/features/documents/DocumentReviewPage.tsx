@@ -1,62 +1,40 @@
 import type { ReviewDocument } from '@rideway/contract';
 import type { DocumentStatus } from '@rideway/domain';
-import { Alert, Box, Button, Card, CardActions, CardContent, Chip, Container, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Link, Stack, TextField, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
-import { useId, useState } from 'react';
+import { Box, Button, Card, CardActions, CardContent, Chip, Container, Link, Stack, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { errorKey } from '../../api/client';
 import { useReviewDecision, useReviewDocuments } from '../../api/documents';
-import { useNotice } from '../../components/NoticeProvider';
 import { CardListSkeleton } from '../../components/Skeletons';
 import { useDates } from '../../hooks/use-dates';
 import { KIND_LABELS, STATUS_COLOURS, STATUS_LABELS } from '../../utils/document-labels';
+import { ReviewDecisionDialog, type ReviewDecision, type ReviewTexts } from './ReviewDecisionDialog';
+import { VehicleReviewSection } from './VehicleReviewSection';
 
-type Deciding = { document: ReviewDocument; decision: 'approve' | 'reject' };
+type Deciding = { document: ReviewDocument; decision: ReviewDecision };
+
+const DOCUMENT_TEXTS: ReviewTexts = { approveTitle: 'document_approve_title', rejectTitle: 'document_reject_title', rejectHint: 'document_reject_hint', approvedDone: 'document_approved_done', rejectedDone: 'document_rejected_done' };
 
 /** Asks before a decision; a rejection needs the reason the driver reads. */
 function DecisionDialog({ deciding, onClose }: { deciding: Deciding; onClose: () => void }) {
   const { t } = useTranslation();
-  const notify = useNotice();
   const decide = useReviewDecision();
-  const titleId = useId();
-  const [reason, setReason] = useState('');
-  const [error, setError] = useState<string | null>(null);
   const { document, decision } = deciding;
-  const confirm = () => {
-    if (decision === 'reject' && reason.trim() === '') {
-      setError(t('no_details_error'));
-      return;
-    }
-    decide.mutate({ id: document.id, decision, reason: reason.trim() }, {
-      onSuccess: () => {
-        notify(t(decision === 'approve' ? 'document_approved_done' : 'document_rejected_done'), 'success');
-        onClose();
-      },
-      onError: (failure) => { setError(t(errorKey(failure))); },
-    });
-  };
   return (
-    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
-      <DialogTitle id={titleId}>{t(decision === 'approve' ? 'document_approve_title' : 'document_reject_title')}</DialogTitle>
-      <DialogContent>
-        <DialogContentText sx={{ mb: 2 }}>{`${t(KIND_LABELS[document.kind])} · ${document.driverName}`}</DialogContentText>
-        {decision === 'reject' && (
-          <TextField autoFocus fullWidth multiline minRows={2} label={t('document_reason')} helperText={t('document_reject_hint')} value={reason} onChange={(event) => { setReason(event.target.value); }} slotProps={{ htmlInput: { maxLength: 500 } }} />
-        )}
-        {error && <Alert severity="error" sx={{ mt: 2 }}>{error}</Alert>}
-      </DialogContent>
-      <DialogActions>
-        <Button onClick={onClose}>{t('cancel')}</Button>
-        <Button variant="contained" color={decision === 'approve' ? 'primary' : 'error'} loading={decide.isPending} onClick={confirm}>
-          {t(decision === 'approve' ? 'document_approve' : 'document_reject')}
-        </Button>
-      </DialogActions>
-    </Dialog>
+    <ReviewDecisionDialog
+      decision={decision}
+      subject={`${t(KIND_LABELS[document.kind])} · ${document.driverName}`}
+      texts={DOCUMENT_TEXTS}
+      pending={decide.isPending}
+      decide={(reason, callbacks) => { decide.mutate({ id: document.id, decision, reason }, callbacks); }}
+      onClose={onClose}
+    />
   );
 }
 
 /**
  * Issue 20 /documentreview: drivers' documents with their images, for an admin (every driver) or
- * a fleet admin (its own drivers); a pending one is approved, or rejected with a reason.
+ * a fleet admin (its own drivers); a pending one is approved, or rejected with a reason. Drivers'
+ * vehicles, with their photos, follow under the same filter (VehicleReviewSection).
  */
 export function DocumentReviewPage() {
   const { t } = useTranslation();
@@ -102,6 +80,7 @@ export function DocumentReviewPage() {
         ))}
       </Box>
       {deciding && <DecisionDialog deciding={deciding} onClose={() => { setDeciding(null); }} />}
+      <VehicleReviewSection status={status === 'all' ? undefined : status} />
     </Container>
   );
 }

@@ -13,6 +13,7 @@ import { LICENCE_PHOTO_MAX_SIDE_PX } from '../../config/ui-constants';
 import { scaledPhoto } from '../../utils/images';
 import { DocumentProblemsAlert } from '../../components/DocumentProblemsAlert';
 import { KIND_LABELS, STATUS_COLOURS, STATUS_LABELS } from '../../utils/document-labels';
+import { VehiclesSection } from './VehiclesSection';
 
 /** One kind: what was sent (image, expiry, status, the reviewer's reason) and a new upload. */
 function DocumentCard({ kind, current, today }: { kind: DocumentKind; current: DriverDocument | undefined; today: string }) {
@@ -83,8 +84,8 @@ function DocumentCard({ kind, current, today }: { kind: DocumentKind; current: D
 
 /**
  * Issue 20 /documents: a driver's licence (front and back), ID, vehicle registration and
- * insurance, each sent with its expiry date and reviewed by an admin; what keeps the driver
- * offline is listed at the top.
+ * insurance, each sent with its expiry date and reviewed by an admin, and its vehicles; what keeps
+ * the driver offline is listed at the top.
  */
 export function DocumentsPage() {
   const { t } = useTranslation();
@@ -104,6 +105,7 @@ export function DocumentsPage() {
       <Stack spacing={2} sx={{ mt: 2 }}>
         {isPending ? <CardListSkeleton /> : DOCUMENT_KINDS.map((kind) => <DocumentCard key={kind} kind={kind} current={byKind.get(kind)} today={today} />)}
       </Stack>
+      <VehiclesSection />
     </Container>
   );
 }

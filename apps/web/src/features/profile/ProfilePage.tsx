@@ -19,6 +19,7 @@ import { DeleteAccountCard } from './DeleteAccountCard';
 import { MyDataCard } from './MyDataCard';
 import { PasswordCard } from './PasswordCard';
 import { PhotoCard } from './PhotoCard';
+import { TwoFactorCard } from './TwoFactorCard';
 
 /** A driver's own sections below the wallet (its earnings and withdraws), passed in by the app. */
 type DriverCards = (me: User) => ReactNode;
@@ -95,6 +96,8 @@ function ProfileForm({ me, driverCards }: { me: User; driverCards: DriverCards }
       {/* Issue 20 point 2: every account's password, data and, last, the danger zone. */}
       <Stack spacing={2} sx={{ mt: 2 }}>
         <PasswordCard me={me} />
+        {/* Issue 20 point 5: staff accounts' second step at sign-in. */}
+        {(me.usertype === 'admin' || me.usertype === 'fleetadmin') && <TwoFactorCard />}
         <MyDataCard />
         <DeleteAccountCard me={me} />
       </Stack>
