@@ -210,6 +210,21 @@ describe('the live client (docs/realtime.md)', () => {
     expect(ended).toHaveBeenCalledTimes(1);
   });
 
+  it("leaves the sign-out to this tab's own logout: its 4401 does not reach the listeners", async () => {
+    await follow();
+    const { onLiveSessionEnded, expectLiveSessionEnd } = await import('./live');
+    const ended = vi.fn();
+    const stop = onLiveSessionEnded(ended);
+    newest().accept();
+    expectLiveSessionEnd(true);
+    newest().drop(4401);
+    act(() => { vi.advanceTimersByTime(60_000); });
+    expect(ended).not.toHaveBeenCalled();
+    expect(FakeSocket.opened).toHaveLength(1);
+    expectLiveSessionEnd(false);
+    stop();
+  });
+
   it('cancels a pending reconnect when the last screen leaves', async () => {
     const { hook } = await follow();
     newest().drop();

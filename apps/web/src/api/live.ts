@@ -21,6 +21,8 @@ class LiveConnection {
   private attempt = 0;
   private retryTimer: ReturnType<typeof setTimeout> | undefined;
   readonly sessionEndedListeners = new Set<() => void>();
+  /** This tab is signing itself out: the 4401 that follows is its own doing, and the logout lands the page. */
+  ownSignOut = false;
 
   follow(topic: string, listener: Listener): () => void {
     let set = this.listeners.get(topic);
@@ -62,7 +64,7 @@ class LiveConnection {
       // retry; the app signs out, and the next screen that follows a topic opens a new socket.
       if (event.code === SESSION_ENDED_CLOSE_CODE) {
         this.attempt = 0;
-        for (const listener of this.sessionEndedListeners) listener();
+        if (!this.ownSignOut) for (const listener of this.sessionEndedListeners) listener();
         return;
       }
       if (this.listeners.size === 0) return;
@@ -99,6 +101,15 @@ const connection = new LiveConnection();
 export function onLiveSessionEnded(listener: () => void): () => void {
   connection.sessionEndedListeners.add(listener);
   return () => { connection.sessionEndedListeners.delete(listener); };
+}
+
+/**
+ * Marks this tab's own logout while it runs. The server closes the tab's socket (4401) as it ends
+ * the session, often before the logout's own answer arrives; the sign-out listeners would then
+ * drop the user first, and the page left behind would send itself to /login?next=<itself>.
+ */
+export function expectLiveSessionEnd(expected: boolean): void {
+  connection.ownSignOut = expected;
 }
 
 /** Follows a topic while the component is mounted (null: none); the newest handler gets each event. */

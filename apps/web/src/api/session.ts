@@ -2,6 +2,7 @@ import type { User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SESSION_STALE_MS } from '../config/ui-constants';
 import { api } from './client';
+import { expectLiveSessionEnd } from './live';
 import { disableWebPush } from './push';
 import { SETTINGS } from './settings';
 
@@ -41,6 +42,7 @@ export function useLogin() {
 export function useLogout(landing: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
+    onMutate: () => { expectLiveSessionEnd(true); },
     mutationFn: async () => {
       // Issue 19: this browser stops taking the user's push messages, while the session still allows the call.
       await disableWebPush();
@@ -51,6 +53,7 @@ export function useLogout(landing: () => void) {
       queryClient.clear();
       queryClient.setQueryData(ME, null);
     },
+    onSettled: () => { expectLiveSessionEnd(false); },
   });
 }
 
