@@ -71,6 +71,14 @@ for (const width of [375, 1280]) {
     await expect(page.getByRole('dialog')).toHaveCount(0);
     await page.screenshot({ path: `screenshots/profile-${width}.png`, fullPage: true });
     expect((await (await page.request.get('/api/me')).json()).user.firstName).toBe(`Rita${width}`);
+    // The server closes this tab's socket (4401) as it ends the session; holding the logout's
+    // answer back makes that close arrive first, as it often does on a loaded machine. The page must
+    // still land on /login, not on /login?next=/profile.
+    await page.route('**/api/auth/logout', async (route) => {
+      const response = await route.fetch();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await route.fulfill({ response });
+    });
     // The side menu: open it on a narrow screen, then log out.
     if (width < 992) await page.getByRole('button', { name: 'Open menu' }).click();
     await page.getByRole('button', { name: 'Logout' }).click();
@@ -96,5 +104,30 @@ test('with FacebookLoginEnabled a visitor signs in with Facebook and lands home 
     await expect(page).toHaveURL(/\/login\?error=login_error$/);
     await expect(page.getByTestId('arrival')).toContainText('Sign-in failed');
     await page.screenshot({ path: 'screenshots/login-facebook-error-1280.png', animations: 'disabled' });
+  });
+});
+
+test.describe('logout from a page opened directly', () => {
+  // page.route sees the page's own requests only when no service worker answers them.
+  test.use({ serviceWorkers: 'block' });
+  test('lands on /login even while the login page is still loading', async ({ page }) => {
+    // Signed in without the login page, whose code this tab then has never loaded: the move to
+    // /login waits for it (held back here, as a slow network would). The user must not be dropped
+    // before the move is done, or the profile page sends itself to /login?next=/profile.
+    const signIn = await page.request.post('/api/auth/login', { data: { email: 'rider2@rideway.demo', password: 'demo123' } });
+    expect(signIn.status()).toBe(200);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.goto('/profile');
+    await expect(page.getByRole('heading', { name: 'Profile' })).toBeVisible();
+    let held = 0;
+    await page.route('**/assets/LoginPage-*.js', async (route) => {
+      held += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await expect(page.getByLabel('Email')).toBeVisible();
+    expect(held).toBe(1);
   });
 });

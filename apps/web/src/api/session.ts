@@ -35,11 +35,11 @@ export function useLogin() {
 }
 
 /**
- * Signing out; `landing` is where the app goes. It goes there before the signed-in data is
- * dropped, in the same render: the page left behind never sees "no user" and sends the user to
- * /login?next=<itself>, which would race the landing.
+ * Signing out; `landing` moves the app to where it goes and resolves once it is there. The
+ * signed-in data is dropped only then: a router's move waits for the next page's code, and a page
+ * left behind that saw "no user" meanwhile would send the user to /login?next=<itself> instead.
  */
-export function useLogout(landing: () => void) {
+export function useLogout(landing: () => Promise<void> | void) {
   const queryClient = useQueryClient();
   return useMutation({
     onMutate: () => { expectLiveSessionEnd(true); },
@@ -48,8 +48,8 @@ export function useLogout(landing: () => void) {
       await disableWebPush();
       return api<undefined>('/api/auth/logout', { method: 'POST' });
     },
-    onSuccess: () => {
-      landing();
+    onSuccess: async () => {
+      await landing();
       queryClient.clear();
       queryClient.setQueryData(ME, null);
     },

@@ -22,7 +22,7 @@ export function AppLayout() {
   const { data: me } = useMe();
   const { data: settings } = useSettings();
   const navigate = useNavigate();
-  const logout = useLogout(() => { void navigate('/login'); });
+  const logout = useLogout(() => navigate('/login'));
   const { pathname } = useLocation();
   useDocumentTitle();
   const menu = (
