@@ -160,7 +160,9 @@ test('a rider deletes the account after a trip: it cannot sign in again, and the
   await page.setViewportSize({ width: 375, height: 800 });
   await page.screenshot({ path: 'screenshots/privacy-delete-dialog-375.png', animations: 'disabled' });
   await confirm.click();
-  await expect(page).toHaveURL(/\/login/);
+  // On /login itself, told why: not sent back to /login?next=/profile by the page left behind.
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('status').filter({ hasText: 'Your account was deleted.' })).toBeVisible();
 
   // Signed out, and no way back in.
   await page.getByLabel('Email').fill(rider.email);

@@ -1,6 +1,7 @@
 import type { AccountExport, PasswordChangeRequest, User } from '@rideway/contract';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
+import { expectLiveSessionEnd } from './live';
 import { ME } from './session';
 
 /** Issue 20 point 2: the own photo, password, data and account. */
@@ -37,14 +38,20 @@ export function useDataExport() {
   });
 }
 
-/** Deletes the own account (DELETE /api/users/:id with the own id): the server ends the session, the app forgets the user. */
-export function useDeleteAccount() {
+/**
+ * Deletes the own account (DELETE /api/users/:id with the own id): the server ends the session;
+ * the app moves to `landing` and forgets the user once there (why: useLogout).
+ */
+export function useDeleteAccount(landing: () => Promise<void> | void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (uid: string) => api<undefined>(`/api/users/${encodeURIComponent(uid)}`, { method: 'DELETE' }),
-    onSuccess: () => {
+    onMutate: () => { expectLiveSessionEnd(true); },
+    onSuccess: async () => {
+      await landing();
       queryClient.clear();
       queryClient.setQueryData(ME, null);
     },
+    onSettled: () => { expectLiveSessionEnd(false); },
   });
 }

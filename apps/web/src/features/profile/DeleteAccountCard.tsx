@@ -22,7 +22,11 @@ export function DeleteAccountCard({ me }: { me: User }) {
   const notify = useNotice();
   const money = useMoney();
   const navigate = useNavigate();
-  const remove = useDeleteAccount();
+  // The notice is the app's, so it stays on screen after this card has gone with the profile page.
+  const remove = useDeleteAccount(() => {
+    notify(t('account_deleted'));
+    return navigate('/login');
+  });
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
@@ -35,10 +39,6 @@ export function DeleteAccountCard({ me }: { me: User }) {
   const confirm = () => {
     setFailure(null);
     remove.mutate(me.id, {
-      onSuccess: () => {
-        notify(t('account_deleted'));
-        void navigate('/login');
-      },
       onError: (error) => { setFailure(t(errorKey(error))); },
     });
   };
