@@ -69,7 +69,11 @@ export function rebasedFetch(origin: string, apiBase: string): typeof fetch {
     const url = new URL(request.url);
     if (url.origin !== origin) return fetch(request);
     const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-    return fetch(`${apiBase}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body, signal: request.signal, redirect: 'manual' });
+    // The caller's own signal, not this copy's: a Request follows its source's signal only while
+    // it lives (undici links them weakly), and this one may be collected as soon as fetch has
+    // started, after which the SDK's timeout would never abort the call (a flaky hang, seen under load).
+    const signal = init?.signal ?? (input instanceof Request ? input.signal : undefined);
+    return fetch(`${apiBase}${url.pathname}${url.search}`, { method: request.method, headers: request.headers, body, signal, redirect: 'manual' });
   };
 }
 
