@@ -102,6 +102,8 @@ export const ERROR_CATALOGUE = {
   two_factor_already_enabled: { status: 409, message: 'Two-factor sign-in is already on.' },
   two_factor_not_enabled: { status: 409, message: 'Two-factor sign-in is not on.' },
   two_factor_not_started: { status: 409, message: 'Start adding an authenticator app first.' },
+  two_factor_reset_own: { status: 409, message: 'Turn your own two-factor sign-in off from your profile.' },
+  two_factor_reset_reason_required: { status: 400, message: 'Say why (3 to 500 characters): the person is told.' },
   message_not_failed: { status: 409, message: 'Only a message whose delivery failed can be sent again.' },
   documents_required: { status: 409, message: 'Your documents must be sent, approved and in date before you go online.' },
   proper_document_image: { status: 400, message: 'Choose a PNG, JPEG or WebP image of at most 5 MB.' },

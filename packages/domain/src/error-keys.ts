@@ -96,6 +96,8 @@ const ADDED_ERROR_KEYS = [
   'two_factor_already_enabled',
   'two_factor_not_enabled',
   'two_factor_not_started',
+  'two_factor_reset_own',
+  'two_factor_reset_reason_required',
   'documents_required',
   'proper_document_image',
   'proper_expiry_date',

@@ -112,6 +112,7 @@ export const RATE_LIMITS = {
   'vehicle-review': { counts: 'vehicle approvals and rejections', routes: ['POST /api/vehicles/:id/approve', 'POST /api/vehicles/:id/reject'], user: per(120, MINUTE), address: per(600, MINUTE) },
   // Issue 20 point 6: the users page searches as the admin types (debounced) and opens details; a decision is one click with a reason.
   'user-lookup': { counts: "user lists, searches and detail pages (an admin's or a fleet admin's)", routes: ['GET /api/users', 'GET /api/users/:id/detail'], user: per(240, MINUTE), address: per(1200, MINUTE) },
+  'two-factor-reset': { counts: "admins' resets of a staff member's two-factor sign-in", routes: ['POST /api/users/:id/two-factor/reset'], user: per(10, MINUTE), address: per(100, MINUTE) },
   'user-approval': { counts: 'account approvals and suspensions', routes: ['POST /api/users/:id/approval'], user: per(30, MINUTE), address: per(300, MINUTE) },
   'socket-open': { counts: 'WebSocket connections opened', routes: ['GET /api/ws'], user: per(60, MINUTE), address: per(600, MINUTE) },
   'open-sockets': { counts: 'WebSocket connections open at once on one server process', routes: [], user: per(10, 0) },

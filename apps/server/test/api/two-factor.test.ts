@@ -54,7 +54,7 @@ describe.each(ENGINES)('two-factor sign-in for staff on %s (issue 20 point 5)', 
       // Authenticator secrets sealed at rest (secret-box.ts): every flow below runs with them sealed.
       TWO_FACTOR_KEY: 'a'.repeat(64),
       // The address limits have a test of their own below, on a server of their own.
-      RATE_LIMIT_OVERRIDES: 'two-factor-sign-in.address=10000/1h, two-factor.user=10000/1h, two-factor.address=10000/1h',
+      RATE_LIMIT_OVERRIDES: 'two-factor-sign-in.address=10000/1h, two-factor.user=10000/1h, two-factor.address=10000/1h, two-factor-reset.user=10000/1h, two-factor-reset.address=10000/1h',
     });
     await t.setSettings({ FacebookLoginEnabled: true, GoogleLoginEnabled: true });
   });
@@ -331,6 +331,95 @@ describe.each(ENGINES)('two-factor sign-in for staff on %s (issue 20 point 5)', 
     const off = await t.request({ method: 'POST', url: '/api/me/two-factor/disable', as: admin, payload: { code: await codeAt(again.secret) } });
     expect(off.statusCode, off.body).toBe(204);
     expect(codeOf(await t.request({ method: 'POST', url: '/api/me/two-factor/disable', as: admin, payload: { password: PASSWORD } }))).toBe('two_factor_not_enabled');
+  });
+
+  it('wrong codes sent at once for one challenge are judged one after another: the challenge never takes more than 5', async () => {
+    const admin = await t.makeUser('fleetadmin');
+    const { secret } = await enrol(admin);
+    const { challenge } = (await login(admin)).json<{ challenge: string }>();
+    const right = await codeAt(secret);
+    const wrongCode = right === '123456' ? '654321' : '123456';
+    const answers = await Promise.all(Array.from({ length: 8 }, () => verify(challenge, wrongCode)));
+    const codes = answers.map(codeOf).sort();
+    expect(codes.filter((code) => code === 'two_factor_code_wrong')).toHaveLength(5);
+    expect(codes.filter((code) => code === 'two_factor_challenge_expired')).toHaveLength(3);
+    const [row] = await t.db.select().from(twoFactorChallenges).where(eq(twoFactorChallenges.uid, admin.id));
+    expect(row?.failedAttempts).toBe(5);
+    // Exactly the five judged count against the user too.
+    expect((await t.db.select().from(twoFactor).where(eq(twoFactor.uid, admin.id)))[0]?.failedCount).toBe(5);
+    expect(codeOf(await verify(challenge, right))).toBe('two_factor_challenge_expired');
+  });
+
+  it('wrong passwords sent at once to turn it off are each counted, and the 11th is refused with 429 unchecked', async () => {
+    const admin = await t.makeUser('admin');
+    await enrol(admin);
+    const answers = await Promise.all(Array.from({ length: 12 }, () => t.request({ method: 'POST', url: '/api/me/two-factor/disable', as: admin, payload: { password: 'wrong-password' } })));
+    const statuses = answers.map((answer) => answer.statusCode).sort();
+    expect(statuses).toEqual([...Array(10).fill(400), 429, 429]);
+    expect((await t.db.select().from(twoFactor).where(eq(twoFactor.uid, admin.id)))[0]?.failedCount).toBe(10);
+    // Locked: even the right password does not turn it off now.
+    const right = await t.request({ method: 'POST', url: '/api/me/two-factor/disable', as: admin, payload: { password: PASSWORD } });
+    expect(right.statusCode).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(0);
+    expect(await t.db.select().from(twoFactor).where(eq(twoFactor.uid, admin.id))).toHaveLength(1);
+  });
+
+  it("an admin resets a fleet admin's lost authenticator with a reason: it is told, signed out, and signs in with the password alone", async () => {
+    const admin = await t.makeUser('admin');
+    const fleet = await t.makeUser('fleetadmin');
+    await enrol(fleet);
+    const { challenge } = (await login(fleet)).json<{ challenge: string }>();
+    expect(await sessionsOf(fleet)).toBeGreaterThan(0);
+    const reset = (as: UserRow, id: string, payload: object) => t.request({ method: 'POST', url: `/api/users/${id}/two-factor/reset`, as, payload });
+    // A reason is required; it is checked before anything changes.
+    for (const payload of [{}, { reason: ' x ' }, { reason: 'y'.repeat(501) }]) {
+      const refused = await reset(admin, fleet.id, payload);
+      expect([refused.statusCode, codeOf(refused)]).toEqual([400, 'two_factor_reset_reason_required']);
+    }
+    expect(await t.db.select().from(twoFactor).where(eq(twoFactor.uid, fleet.id))).toHaveLength(1);
+    const done = await reset(admin, fleet.id, { reason: 'Lost phone, ticket 4411' });
+    expect(done.statusCode, done.body).toBe(204);
+    expect(await t.db.select().from(twoFactor).where(eq(twoFactor.uid, fleet.id))).toEqual([]);
+    expect(await t.db.select().from(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.uid, fleet.id))).toEqual([]);
+    expect(await sessionsOf(fleet)).toBe(0);
+    // The pending sign-in's challenge went with it.
+    expect(codeOf(await verify(challenge, '123456'))).toBe('two_factor_challenge_expired');
+    const told = (await t.db.select().from(outbox)).filter((message) => message.recipient === fleet.email || message.recipient === fleet.id);
+    expect(told.map((message) => message.channel).sort()).toEqual(['mail', 'push']);
+    expect(JSON.stringify(told[0]?.payload)).toContain('Lost phone, ticket 4411');
+    expect(Object.keys((await login(fleet)).json<object>()).sort()).toEqual(['token', 'user']);
+    // Again: nothing left to reset.
+    expect(codeOf(await reset(admin, fleet.id, { reason: 'Lost phone again' }))).toBe('two_factor_not_enabled');
+  });
+
+  it('the reset is refused for the own account, to fleet admins, for riders and drivers, and for someone unknown', async () => {
+    const admin = await t.makeUser('admin');
+    const other = await t.makeUser('admin');
+    const fleet = await t.makeUser('fleetadmin');
+    const rider = await t.makeUser('rider');
+    const driver = await t.makeUser('driver');
+    await enrol(admin);
+    await enrol(other);
+    const reset = (as: UserRow, id: string) => t.request({ method: 'POST', url: `/api/users/${id}/two-factor/reset`, as, payload: { reason: 'Lost phone' } });
+    // A stolen session alone must not undo the owner's second factor.
+    expect([(await reset(admin, admin.id)).statusCode, codeOf(await reset(admin, admin.id))]).toEqual([409, 'two_factor_reset_own']);
+    // A fleet admin may not, not even on another staff member; nor riders and drivers.
+    for (const caller of [fleet, rider, driver]) expect((await reset(caller, other.id)).statusCode).toBe(403);
+    expect((await t.request({ method: 'POST', url: `/api/users/${other.id}/two-factor/reset`, payload: { reason: 'Lost phone' } })).statusCode).toBe(401);
+    // Riders and drivers have no second factor: they look missing, like an unknown id.
+    for (const id of [rider.id, driver.id, 'no-such-user']) expect([(await reset(admin, id)).statusCode, codeOf(await reset(admin, id))]).toEqual([404, 'not_found']);
+    expect(await t.db.select().from(twoFactor).where(eq(twoFactor.uid, other.id))).toHaveLength(1);
+    // Another admin may.
+    expect((await reset(admin, other.id)).statusCode).toBe(204);
+    const third = await t.makeUser('fleetadmin');
+    await enrol(third);
+    await t.setSettings({ AllowCriticalEditsAdmin: false });
+    try {
+      expect([(await reset(admin, third.id)).statusCode, codeOf(await reset(admin, third.id))]).toEqual([403, 'demo_mode']);
+      expect(await t.db.select().from(twoFactor).where(eq(twoFactor.uid, third.id))).toHaveLength(1);
+    } finally {
+      await t.setSettings({ AllowCriticalEditsAdmin: true });
+    }
   });
 
   it('in demo mode no one can bind, renew or drop an authenticator: a published demo login cannot lock the others out', async () => {

@@ -2,7 +2,7 @@ import { errorBody, type User, type UserDetail } from '@rideway/contract';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, users, userStatusChanges } from '../../src/db/schema';
+import { outbox, twoFactor, users, userStatusChanges } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/accounts/accounts';
 import { codeOf, createTestApp, ENGINES, PASSWORD, type TestApp } from '../harness';
 
@@ -98,6 +98,12 @@ describe.each(ENGINES)('admin users on %s (issue 20 point 6)', (engine) => {
     expect(body.wallet.recent).toEqual([expect.objectContaining({ type: 'Credit', amount: 12.5, txRef: 'AdminCredit' })]);
     expect(body.ratings).toEqual({ userrating: 4.5, count: 2, recent: [] });
     expect(body.statusHistory).toEqual([]);
+    // A driver has no second factor to reset; a fleet admin's shows whether it is on.
+    expect(body.twoFactor).toBeNull();
+    const fleet = await t.makeUser('fleetadmin');
+    expect((await detail(admin, fleet.id)).json<UserDetail>().twoFactor).toEqual({ enabled: false });
+    await t.db.insert(twoFactor).values({ uid: fleet.id, secret: 'JBSWY3DPEHPK3PXP', createdAt: t.clock.now, enabledAt: t.clock.now });
+    expect((await detail(admin, fleet.id)).json<UserDetail>().twoFactor).toEqual({ enabled: true });
   });
 
   it('shows the detail to an admin and the own fleet admin only: anyone else gets 403, or 404 like a missing id', async () => {

@@ -32,3 +32,12 @@ export function useUserApproval(id: string) {
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['users'] }),
   });
 }
+
+/** An admin turns a staff member's two-factor sign-in off, with the reason they read; the page refreshes. */
+export function useTwoFactorReset(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (reason: string) => api<undefined>(`/api/users/${id}/two-factor/reset`, { method: 'POST', body: { reason } }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: ['users', 'detail', id] }),
+  });
+}

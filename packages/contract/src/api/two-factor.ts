@@ -49,6 +49,14 @@ export const twoFactorCodeSchema = z.object({ code: twoFactorCode });
 export const twoFactorDisableSchema = z.object({ code: twoFactorCode.optional(), password: z.string().max(100).optional() });
 export type TwoFactorDisable = z.output<typeof twoFactorDisableSchema>;
 
+/** The most a reset's reason may hold. */
+export const MAX_TWO_FACTOR_RESET_REASON = 500;
+/** An admin turns a staff member's two-factor sign-in off (a lost phone and lost recovery codes): the reason is told to that person. */
+export const twoFactorResetSchema = z.strictObject({
+  reason: keyedString('two_factor_reset_reason_required', MAX_TWO_FACTOR_RESET_REASON).refine((reason) => reason.trim().length >= 3, { error: 'two_factor_reset_reason_required' }),
+});
+export type TwoFactorReset = z.output<typeof twoFactorResetSchema>;
+
 /** POST /api/auth/login and /api/auth/otp/verify: a session as before, or the challenge of a second step. */
 export const signInResponse = z.union([sessionResponse, twoFactorChallengeResponse]);
 

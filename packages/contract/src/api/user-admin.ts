@@ -56,6 +56,8 @@ export const userDetailResponse = z.object({
   wallet: z.object({ walletBalance: money, recent: z.array(walletHistoryEntrySchema) }),
   ratings: z.object({ userrating: z.number().nullable(), count: z.number().int(), recent: z.array(userRatingSchema) }),
   statusHistory: z.array(userStatusChangeSchema),
+  /** A fleet admin's two-factor sign-in (null for riders and drivers): an admin may reset it. */
+  twoFactor: z.object({ enabled: z.boolean() }).nullable(),
 });
 export type UserDetail = z.infer<typeof userDetailResponse>;
 

@@ -1,9 +1,11 @@
 import {
+  idParams,
   noContent,
   recoveryCodesResponse,
   twoFactorChallengeSchema,
   twoFactorCodeSchema,
   twoFactorDisableSchema,
+  twoFactorResetSchema,
   twoFactorEnrolment,
   twoFactorSessionResponse,
   twoFactorStatusResponse,
@@ -21,6 +23,7 @@ import {
   enrolFromChallenge,
   finishSecondStep,
   regenerateRecoveryCodes,
+  resetTwoFactor,
   startEnrolment,
   twoFactorStatus,
   type SecondStep,
@@ -94,6 +97,19 @@ export function twoFactorRoutes(app: RouteApp, ctx: AppContext, options: { secur
     schema: { summary: 'Turn two-factor sign-in off, on a current code or the password (refused while the operator requires it)', body: twoFactorDisableSchema, response: { 204: noContent } },
   }, async (request, reply) => {
     await disableTwoFactor(ctx, actorOf(request).user, request.body);
+    return reply.status(204).send(null);
+  });
+
+  app.post('/api/users/:id/two-factor/reset', {
+    config: { access: ['admin'] },
+    schema: {
+      summary: "Turn another admin's or a fleet admin's two-factor sign-in off (lost authenticator and recovery codes), with the reason they are told; their sessions end",
+      params: idParams,
+      body: twoFactorResetSchema,
+      response: { 204: noContent },
+    },
+  }, async (request, reply) => {
+    await resetTwoFactor(ctx, actorOf(request), request.params.id, request.body);
     return reply.status(204).send(null);
   });
 }

@@ -14,9 +14,9 @@
  *   authenticator holds it (base32). The recovery codes and challenges are stored as SHA-256 only.
  */
 import { createHash, randomInt } from 'node:crypto';
-import type { TwoFactorDisable, TwoFactorEnrolment, TwoFactorStatus } from '@rideway/contract';
+import type { TwoFactorDisable, TwoFactorEnrolment, TwoFactorReset, TwoFactorStatus } from '@rideway/contract';
 import { pathAfterLogin, type UserType } from '@rideway/domain';
-import { and, eq, isNull, lte, or, lt, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, lte, or, lt, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { openSecret, parseSecretKey, sealSecret } from './secret-box';
 import QRCode from 'qrcode';
@@ -26,7 +26,10 @@ import { twoFactor, twoFactorChallenges, twoFactorRecoveryCodes, users } from '.
 import { AppError } from '../../http/app-error';
 import type { UserRow } from '../accounts/accounts';
 import { verifyPassword } from '../accounts/passwords';
-import { createSession, hashToken, newToken } from '../accounts/sessions';
+import { announceSessionsEnded, createSession, hashToken, newToken, revokeAllSessions } from '../accounts/sessions';
+import type { Actor } from '../../http/actor';
+import { renderFor } from '../messages/render';
+import { enqueue } from '../outbox/service';
 import { assertNotDemoMode, getSettings } from '../settings/service';
 import { admit } from './admit';
 
@@ -88,9 +91,12 @@ function lockedFor(row: TwoFactorRow | undefined, now: number): number | null {
 
 const tooMany = (ms: number) => new AppError('too_many_requests', undefined, { 'retry-after': String(Math.ceil(ms / 1000)) });
 
-async function countWrong(tx: Tx, row: TwoFactorRow, now: number): Promise<void> {
-  const fresh = row.failedSince === null || now - row.failedSince >= USER_WRONG_WINDOW_MS;
-  await tx.update(twoFactor).set(fresh ? { failedCount: 1, failedSince: now } : { failedCount: row.failedCount + 1 }).where(eq(twoFactor.uid, row.uid));
+/** Counts one wrong code or password in the database itself, so answers at once never count one for several. */
+async function countWrong(tx: Tx, uid: string, now: number): Promise<void> {
+  const fresh = sql`(${twoFactor.failedSince} is null or ${now} - ${twoFactor.failedSince} >= ${USER_WRONG_WINDOW_MS})`;
+  await tx.update(twoFactor)
+    .set({ failedCount: sql`case when ${fresh} then 1 else ${twoFactor.failedCount} + 1 end`, failedSince: sql`case when ${fresh} then ${now}::bigint else ${twoFactor.failedSince} end` })
+    .where(eq(twoFactor.uid, uid));
 }
 
 /** The key that seals authenticator secrets, when the operator set one. */
@@ -156,7 +162,7 @@ async function withCode(
   code: string,
   options: { recovery: boolean; pending: boolean },
   then: (tx: Tx, row: TwoFactorRow) => Promise<string[] | null>,
-  onWrong?: (tx: Tx) => Promise<void>,
+  challenge?: { guard: (tx: Tx) => Promise<AppError | null>; onWrong: (tx: Tx) => Promise<void> },
 ): Promise<string[] | null> {
   const checked = await ctx.db.transaction(async (tx): Promise<Checked> => {
     const now = ctx.now();
@@ -165,10 +171,14 @@ async function withCode(
     if (options.pending !== (row.enabledAt === null)) return { ok: false, error: new AppError(options.pending ? 'two_factor_already_enabled' : 'two_factor_not_enabled') };
     const locked = lockedFor(row, now);
     if (locked !== null) return { ok: false, error: tooMany(locked) };
+    // Under the user's lock, so codes sent at once for one challenge are judged one after another
+    // against its count: a challenge never takes more than its wrong codes.
+    const spent = await challenge?.guard(tx);
+    if (spent) return { ok: false, error: spent };
     const accepted = (await acceptTotp(ctx, tx, row, code)) || (options.recovery && (await acceptRecovery(ctx, tx, uid, code)));
     if (!accepted) {
-      await countWrong(tx, row, now);
-      await onWrong?.(tx);
+      await countWrong(tx, uid, now);
+      await challenge?.onWrong(tx);
       return { ok: false, error: new AppError('two_factor_code_wrong', 'code') };
     }
     await tx.update(twoFactor).set({ failedCount: 0, failedSince: null }).where(eq(twoFactor.uid, uid));
@@ -178,11 +188,15 @@ async function withCode(
   return checked.value;
 }
 
+type ChallengeRow = typeof twoFactorChallenges.$inferSelect;
+
+const isGood = (row: ChallengeRow | undefined, now: number): row is ChallengeRow => row !== undefined && row.expiresAt > now && row.failedAttempts < CHALLENGE_MAX_WRONG;
+
 /** The challenge a second step names, if it is still good; it does not say why not. */
-async function openChallenge(ctx: AppContext, challenge: string | undefined): Promise<typeof twoFactorChallenges.$inferSelect> {
+async function openChallenge(ctx: AppContext, challenge: string | undefined): Promise<ChallengeRow> {
   if (!challenge || challenge.length > 100) throw new AppError('two_factor_challenge_expired');
   const row = (await ctx.db.select().from(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, hashToken(challenge))))[0];
-  if (!row || row.expiresAt <= ctx.now() || row.failedAttempts >= CHALLENGE_MAX_WRONG) throw new AppError('two_factor_challenge_expired');
+  if (!isGood(row, ctx.now())) throw new AppError('two_factor_challenge_expired');
   return row;
 }
 
@@ -201,8 +215,12 @@ async function userOf(ctx: AppContext, uid: string): Promise<UserRow> {
 export async function finishSecondStep(ctx: AppContext, challenge: string | undefined, code: string, origin: string): Promise<SignedIn & { landing: string; recoveryCodes?: string[] }> {
   const pending = await openChallenge(ctx, challenge);
   const enrolling = pending.purpose === 'enrol' && (await rowOf(ctx.db, pending.uid))?.enabledAt == null;
-  const countAgainstChallenge = async (tx: Tx) => {
-    await tx.update(twoFactorChallenges).set({ failedAttempts: sql`${twoFactorChallenges.failedAttempts} + 1` }).where(eq(twoFactorChallenges.tokenHash, pending.tokenHash));
+  const againstChallenge = {
+    // Read again under the user's lock: another wrong code may have used the challenge up meanwhile.
+    guard: async (tx: Tx) => (isGood((await tx.select().from(twoFactorChallenges).where(eq(twoFactorChallenges.tokenHash, pending.tokenHash)))[0], ctx.now()) ? null : new AppError('two_factor_challenge_expired')),
+    onWrong: async (tx: Tx) => {
+      await tx.update(twoFactorChallenges).set({ failedAttempts: sql`${twoFactorChallenges.failedAttempts} + 1` }).where(eq(twoFactorChallenges.tokenHash, pending.tokenHash));
+    },
   };
   const recoveryCodes = await withCode(ctx, pending.uid, code, { recovery: !enrolling, pending: enrolling }, async (tx) => {
     // Single use: of two right answers at once, one takes the challenge.
@@ -211,7 +229,7 @@ export async function finishSecondStep(ctx: AppContext, challenge: string | unde
     if (!enrolling) return null;
     await tx.update(twoFactor).set({ enabledAt: ctx.now() }).where(eq(twoFactor.uid, pending.uid));
     return newRecoveryCodes(tx, pending.uid);
-  }, countAgainstChallenge);
+  }, againstChallenge);
   const user = await userOf(ctx, pending.uid);
   // Approval may have been withdrawn in the minutes between the steps.
   await admit(ctx, user, false);
@@ -297,13 +315,48 @@ export async function disableTwoFactor(ctx: AppContext, user: UserRow, { code, p
     await withCode(ctx, user.id, code, { recovery: true, pending: false }, remove);
     return;
   }
-  const row = await rowOf(ctx.db, user.id);
-  if (row?.enabledAt == null) throw new AppError('two_factor_not_enabled');
-  const locked = lockedFor(row, ctx.now());
-  if (locked !== null) throw tooMany(locked);
-  if (!password || !(await verifyPassword(user.passwordHash, password))) {
-    await ctx.db.transaction((tx) => countWrong(tx, row, ctx.now()));
-    throw new AppError(password ? 'wrong_current_password' : 'two_factor_code_wrong', password ? 'password' : 'code');
-  }
-  await ctx.db.transaction(remove);
+  // Under the user's lock, like a code: passwords tried at once are judged one after another, each
+  // wrong one counted, and none once the count has locked the account.
+  const refusal = await ctx.db.transaction(async (tx): Promise<AppError | null> => {
+    const row = await rowOf(tx, user.id, true);
+    if (row?.enabledAt == null) return new AppError('two_factor_not_enabled');
+    const locked = lockedFor(row, ctx.now());
+    if (locked !== null) return tooMany(locked);
+    if (!password || !(await verifyPassword(user.passwordHash, password))) {
+      await countWrong(tx, user.id, ctx.now());
+      return new AppError(password ? 'wrong_current_password' : 'two_factor_code_wrong', password ? 'password' : 'code');
+    }
+    await remove(tx);
+    return null;
+  });
+  if (refusal) throw refusal;
+}
+
+/**
+ * Security-critical. POST /api/users/:id/two-factor/reset (admins only; decisions.md, "Issue 20
+ * point 5: an admin's reset"): a staff member who lost both the authenticator and the recovery
+ * codes cannot sign in; another admin turns two-factor off for them, with a reason they are told.
+ * Their sessions end, so whoever holds one must sign in again with the password; the next sign-in
+ * asks them to add an authenticator again when the operator requires it. Never the own account
+ * (a stolen session alone must not undo the second factor), never a rider or driver (who have none).
+ */
+export async function resetTwoFactor(ctx: AppContext, actor: Actor, uid: string, { reason }: TwoFactorReset): Promise<void> {
+  if (uid === actor.uid) throw new AppError('two_factor_reset_own');
+  await assertNotDemoMode(ctx.db, 'two-factor:change');
+  const now = ctx.now();
+  await ctx.db.transaction(async (tx) => {
+    const target = (await tx.select().from(users).where(and(eq(users.id, uid), isNull(users.deletedAt))))[0];
+    if (!target || !isStaff(target)) throw new AppError('not_found');
+    const removed = await tx.delete(twoFactor).where(and(eq(twoFactor.uid, uid), isNotNull(twoFactor.enabledAt))).returning({ uid: twoFactor.uid });
+    if (removed.length === 0) throw new AppError('two_factor_not_enabled');
+    await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.uid, uid));
+    await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.uid, uid));
+    await revokeAllSessions(tx, uid);
+    const render = await renderFor(tx, uid);
+    const title = render('push_account_title');
+    const msg = render('push_two_factor_reset', { reason: reason.trim() });
+    await enqueue(tx, { channel: 'push', recipient: uid, payload: { title, msg } }, now);
+    if (target.email) await enqueue(tx, { channel: 'mail', recipient: target.email, payload: { subject: title, text: msg } }, now);
+  });
+  await announceSessionsEnded(ctx, { uid });
 }

@@ -4,7 +4,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db } from '../../db/client';
-import { bookings, driverDocuments, userStatusChanges, users } from '../../db/schema';
+import { bookings, driverDocuments, twoFactor, userStatusChanges, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import type { UserRow } from '../accounts/accounts';
@@ -111,6 +111,16 @@ async function statusHistoryOf(db: Db, uid: string): Promise<UserStatusChange[]>
 }
 
 /**
+ * A staff member's two-factor sign-in, on or off (read here: the auth module depends on this one).
+ * Null for riders and drivers, who have none.
+ */
+async function twoFactorOf(db: Db, target: UserRow): Promise<UserDetail['twoFactor']> {
+  if (target.usertype !== 'admin' && target.usertype !== 'fleetadmin') return null;
+  const [row] = await db.select({ enabledAt: twoFactor.enabledAt }).from(twoFactor).where(eq(twoFactor.uid, target.id));
+  return { enabled: row?.enabledAt != null };
+}
+
+/**
  * Security-critical. GET /api/users/:id/detail: an admin sees any user but an admin, a fleet admin
  * only its own drivers; anyone else, and a deleted account, is not_found exactly like a missing id.
  * One query finds the user, then each section is one or two queries, run together. In demo mode
@@ -119,7 +129,7 @@ async function statusHistoryOf(db: Db, uid: string): Promise<UserStatusChange[]>
 export async function userDetail(ctx: AppContext, actor: Actor, id: string): Promise<UserDetail> {
   const target = await managedUser(ctx.db, actor, id);
   if (target.id === actor.uid) throw new AppError('not_found');
-  const [settings, documents, vehicles, trips, wallet, ratings, statusHistory] = await Promise.all([
+  const [settings, documents, vehicles, trips, wallet, ratings, statusHistory, twoFactor] = await Promise.all([
     getSettings(ctx.db),
     documentsOf(ctx, target),
     target.usertype === 'driver' ? listDriverVehicles(ctx.db, target.id) : [],
@@ -127,7 +137,8 @@ export async function userDetail(ctx: AppContext, actor: Actor, id: string): Pro
     walletOfUser(ctx.db, target.id),
     ratingsOf(ctx.db, target),
     statusHistoryOf(ctx.db, target.id),
+    twoFactorOf(ctx.db, target),
   ]);
   const user = maskContactForDemo(toApiUser(target, { walletBalanceMinor: wallet.balanceMinor }), settings);
-  return { user, documents, vehicles, trips, wallet: { walletBalance: user.walletBalance, recent: wallet.recent }, ratings, statusHistory };
+  return { user, documents, vehicles, trips, wallet: { walletBalance: user.walletBalance, recent: wallet.recent }, ratings, statusHistory, twoFactor };
 }

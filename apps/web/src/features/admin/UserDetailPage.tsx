@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Link as RouterLink, useParams } from 'react-router';
 import { errorKey } from '../../api/client';
 import { useMe } from '../../api/session';
-import { useUserApproval, useUserDetail } from '../../api/user-admin';
+import { useTwoFactorReset, useUserApproval, useUserDetail } from '../../api/user-admin';
 import { useNotice } from '../../components/NoticeProvider';
 import { SectionCard } from '../../components/SectionCard';
 import { CardListSkeleton } from '../../components/Skeletons';
@@ -65,6 +65,54 @@ function ApprovalDialog({ id, name, approve, onClose }: { id: string; name: stri
   );
 }
 
+/** Turning a staff member's two-factor sign-in off (lost phone, lost recovery codes): the reason is required, and told. */
+function TwoFactorResetDialog({ id, name, onClose }: { id: string; name: string; onClose: () => void }) {
+  const { t } = useTranslation();
+  const notify = useNotice();
+  const reset = useTwoFactorReset(id);
+  const titleId = useId();
+  const [reason, setReason] = useState('');
+  const [missing, setMissing] = useState(false);
+  const submit = () => {
+    if (reason.trim().length < 3) {
+      setMissing(true);
+      return;
+    }
+    reset.mutate(reason.trim(), {
+      onSuccess: () => {
+        notify(t('user_two_factor_reset_done'));
+        onClose();
+      },
+      onError: (error) => { notify(t(errorKey(error)), 'error'); },
+    });
+  };
+  return (
+    <Dialog open onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="xs">
+      <DialogTitle id={titleId}>{t('user_two_factor_reset_title')}</DialogTitle>
+      <DialogContent>
+        <DialogContentText sx={{ mb: 2 }}>{name}</DialogContentText>
+        <TextField
+          autoFocus
+          fullWidth
+          multiline
+          minRows={2}
+          required
+          label={t('user_approval_reason')}
+          value={reason}
+          error={missing}
+          helperText={missing ? t('two_factor_reset_reason_required') : t('user_two_factor_reset_hint')}
+          onChange={(event) => { setReason(event.target.value); setMissing(false); }}
+          slotProps={{ htmlInput: { maxLength: MAX_REASON } }}
+        />
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>{t('cancel')}</Button>
+        <Button variant="contained" color="error" disabled={reset.isPending} onClick={submit}>{t('user_two_factor_reset')}</Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
 function Field({ label, value }: { label: string; value: string | null | undefined }) {
   if (!value) return null;
   return (
@@ -75,7 +123,7 @@ function Field({ label, value }: { label: string; value: string | null | undefin
   );
 }
 
-function ProfileSection({ detail, canDecide, onDecide }: { detail: UserDetail; canDecide: boolean; onDecide: (approve: boolean) => void }) {
+function ProfileSection({ detail, canDecide, onDecide, onResetTwoFactor }: { detail: UserDetail; canDecide: boolean; onDecide: (approve: boolean) => void; onResetTwoFactor: () => void }) {
   const { t } = useTranslation();
   const { date } = useDates();
   const { user } = detail;
@@ -90,6 +138,7 @@ function ProfileSection({ detail, canDecide, onDecide }: { detail: UserDetail; c
           <Stack direction="row" sx={{ flexWrap: 'wrap', gap: 1 }}>
             <Chip size="small" label={t(`usertype_${user.usertype}`)} />
             <Chip size="small" color={user.approved ? 'success' : 'error'} label={t(user.approved ? 'user_status_approved' : 'user_status_suspended')} data-testid="approval-status" />
+            {detail.twoFactor && <Chip size="small" variant="outlined" label={t(detail.twoFactor.enabled ? 'user_two_factor_on' : 'user_two_factor_off')} />}
           </Stack>
           <Field label={t('email')} value={user.email} />
           <Field label={t('mobile')} value={user.mobile} />
@@ -109,6 +158,7 @@ function ProfileSection({ detail, canDecide, onDecide }: { detail: UserDetail; c
               ) : (
                 <Button variant="contained" onClick={() => { onDecide(true); }}>{t('user_approve')}</Button>
               )}
+              {detail.twoFactor?.enabled && <Button variant="outlined" color="error" onClick={onResetTwoFactor}>{t('user_two_factor_reset')}</Button>}
             </Stack>
           )}
         </Stack>
@@ -311,6 +361,7 @@ export function UserDetailPage() {
   const { data: me } = useMe();
   const detail = useUserDetail(id);
   const [deciding, setDeciding] = useState<boolean | null>(null);
+  const [resetting, setResetting] = useState(false);
   if (detail.isPending) return <Container maxWidth="lg" sx={{ py: 3 }}><CardListSkeleton /></Container>;
   if (detail.isError) return <Container maxWidth="lg" sx={{ py: 3 }}><Alert severity="error">{t(errorKey(detail.error))}</Alert></Container>;
   const { user } = detail.data;
@@ -320,7 +371,7 @@ export function UserDetailPage() {
       <Link component={RouterLink} to={LIST_OF[user.usertype] ?? '/drivers'} sx={{ display: 'inline-block', mb: 1 }}>{`← ${t('user_back_to_list')}`}</Link>
       <Typography variant="h5" component="h1" sx={{ mb: 2, overflowWrap: 'anywhere' }}>{name}</Typography>
       <Grid container spacing={2}>
-        <Grid size={{ xs: 12, md: 8 }}><ProfileSection detail={detail.data} canDecide={me?.usertype === 'admin'} onDecide={setDeciding} /></Grid>
+        <Grid size={{ xs: 12, md: 8 }}><ProfileSection detail={detail.data} canDecide={me?.usertype === 'admin'} onDecide={setDeciding} onResetTwoFactor={() => { setResetting(true); }} /></Grid>
         <Grid size={{ xs: 12, md: 4 }}><WalletSection detail={detail.data} /></Grid>
         {user.usertype === 'driver' && <Grid size={12}><DocumentsSection detail={detail.data} name={name} /></Grid>}
         {user.usertype === 'driver' && <Grid size={12}><VehiclesSection detail={detail.data} /></Grid>}
@@ -329,6 +380,7 @@ export function UserDetailPage() {
         <Grid size={{ xs: 12, md: user.usertype === 'driver' ? 6 : 12 }}><HistorySection detail={detail.data} /></Grid>
       </Grid>
       {deciding !== null && <ApprovalDialog id={user.id} name={name} approve={deciding} onClose={() => { setDeciding(null); }} />}
+      {resetting && <TwoFactorResetDialog id={user.id} name={name} onClose={() => { setResetting(false); }} />}
     </Container>
   );
 }
