@@ -3,9 +3,10 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { apiSignIn, signIn } from '../support/session';
 
 /**
- * Issue 20 point 3, in the browser: a driver's expired insurance takes it offline with a message;
- * the driver sends a new one on its Documents page (phone width); the admin approves it on the
- * Documents review page (desktop width); the driver goes online again.
+ * Issue 20 point 3, in the browser: a driver's expired insurance takes it offline with a message
+ * naming its car; the driver sends a new one for that car on its Documents page (phone width); the
+ * admin approves it on the Documents review page (desktop width), seeing which car it is for; the
+ * driver goes online again.
  *
  * The server's clock cannot be moved, so the expiry comes from the operator's calendar: the
  * insurance ends "today" in Etc/GMT+12, and the operator then moves to Pacific/Kiritimati
@@ -16,6 +17,8 @@ const DESKTOP = { width: 1280, height: 900 };
 const PASSWORD = 'demo123';
 const PNG = fileURLToPath(new URL('../../apps/web/public/icons/icon-192.png', import.meta.url));
 const KINDS = ['licence_front', 'licence_back', 'id', 'registration', 'insurance'] as const;
+/** How the server names the driver's car in its texts (no make or model: the car type). */
+const CAR = 'Economy (DD20 DOC)';
 
 const imageData = async (request: APIRequestContext): Promise<string> => {
   const bytes = await (await request.get('/icons/icon-192.png')).body();
@@ -39,11 +42,15 @@ test('an expired insurance takes the driver offline; a new one, approved, lets i
     expect(refused.status()).toBe(409);
     expect((await refused.json()).error.details.problems).toHaveLength(5);
 
-    // Every document sent and approved; the insurance ends today on the operator's calendar.
+    // Every document sent and approved (the registration and insurance for its car); the insurance
+    // ends today on the operator's calendar.
     const today = new Date(Date.now() - 12 * 60 * 60 * 1000).toISOString().slice(0, 10);
     const image = await imageData(request);
+    const car = ((await (await request.get('/api/driver/vehicles', { headers: driver })).json()).vehicles as { id: string; active: boolean }[]).find((vehicle) => vehicle.active);
+    expect(car).toBeDefined();
     for (const kind of KINDS) {
-      const sent = await request.put(`/api/driver/documents/${kind}`, { headers: driver, data: { image, expiresOn: kind === 'insurance' ? today : '2031-06-30' } });
+      const vehicleId = kind === 'registration' || kind === 'insurance' ? car?.id : undefined;
+      const sent = await request.put(`/api/driver/documents/${kind}`, { headers: driver, data: { image, expiresOn: kind === 'insurance' ? today : '2031-06-30', vehicleId } });
       expect(sent.status(), await sent.text()).toBe(201);
       expect((await request.post(`/api/documents/${(await sent.json()).document.id}/approve`, { headers: admin, data: {} })).status()).toBe(200);
     }
@@ -61,10 +68,10 @@ test('an expired insurance takes the driver offline; a new one, approved, lets i
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('You are offline');
     const problems = page.getByTestId('document-problems');
     await expect(problems).toContainText('You cannot go online yet');
-    await expect(problems).toContainText('Vehicle insurance: expired, send a new one');
+    await expect(problems).toContainText(`Vehicle insurance – ${CAR}: expired, send a new one`);
     // The notice it was sent says so too.
     await page.getByRole('button', { name: /Notifications/ }).click();
-    await expect(page.getByText(/Your Vehicle insurance expired on .* You are offline until a new one is approved\./).first()).toBeVisible();
+    await expect(page.getByText(/Your Vehicle insurance – Economy \(DD20 DOC\) expired on .* You are offline until a new one is approved\./).first()).toBeVisible();
     await page.keyboard.press('Escape');
     await page.screenshot({ path: 'screenshots/documents-offline-375.png', fullPage: true, animations: 'disabled' });
     await page.getByRole('switch', { name: 'Online' }).click();
@@ -73,17 +80,24 @@ test('an expired insurance takes the driver offline; a new one, approved, lets i
     // A new insurance, sent from the Documents page.
     await problems.getByRole('link', { name: 'Open my documents' }).click();
     await expect(page).toHaveURL(/\/documents$/);
-    const insurance = page.locator('section[data-kind="insurance"]');
+    // The insurance is sent from its car's card, among the vehicles.
+    const carCard = page.getByRole('article', { name: 'Economy · DD20 DOC' });
+    const insurance = carCard.locator('section[data-kind="insurance"]');
+    const showCar = () => carCard.evaluate((element) => { element.scrollIntoView({ block: 'start' }); });
     await insurance.getByLabel('Choose image – Vehicle insurance').setInputFiles(PNG);
     await insurance.getByLabel('Expiry date – Vehicle insurance').fill('2031-12-31');
     await insurance.getByRole('button', { name: 'Send' }).click();
     await expect(insurance.getByText('Waiting for review')).toBeVisible();
-    await expect(page.getByTestId('document-problems')).toContainText('Vehicle insurance: waiting for review');
+    await expect(page.getByTestId('document-problems')).toContainText(`Vehicle insurance – ${CAR}: waiting for review`);
     await page.evaluate(() => { window.scrollTo(0, 0); });
     await page.screenshot({ path: 'screenshots/documents-driver-375.png', fullPage: true, animations: 'disabled' });
+    await showCar();
+    await page.screenshot({ path: 'screenshots/documents-vehicle-papers-375.png', animations: 'disabled' });
     await page.setViewportSize(DESKTOP);
     await page.evaluate(() => { window.scrollTo(0, 0); });
     await page.screenshot({ path: 'screenshots/documents-driver-1280.png', fullPage: true, animations: 'disabled' });
+    await showCar();
+    await page.screenshot({ path: 'screenshots/documents-vehicle-papers-1280.png', animations: 'disabled' });
     await page.setViewportSize(PHONE);
 
     // The admin approves it on the review page, after a confirmation.
@@ -93,6 +107,7 @@ test('an expired insurance takes the driver offline; a new one, approved, lets i
     await review.goto('/documentreview');
     const card = review.getByRole('article', { name: `Vehicle insurance · Doris ${lastName}` });
     await expect(card).toBeVisible();
+    await expect(card.getByTestId('document-vehicle')).toHaveText(`Vehicle: ${CAR}`);
     await expect(card.getByRole('img')).toHaveJSProperty('complete', true);
     expect(await card.getByRole('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
     await review.screenshot({ path: 'screenshots/documents-review-1280.png', fullPage: true, animations: 'disabled' });

@@ -776,6 +776,11 @@ const WEB_KEYS = [
   'two_factor_back',
   'two_factor_continue',
   'setting_RequireStaffTwoFactor',
+  // Issue 20 point 3: each vehicle's registration and insurance.
+  'document_vehicle',
+  'vehicle_documents_title',
+  'vehicle_documents_active_hint',
+  'vehicle_documents_other_hint',
 ] as const;
 
 /** Every message key: the spec's errors, notices, successes and information, and the web app's texts. */

@@ -1,5 +1,5 @@
 /**
- * Issue 20 point 3: a driver's documents (licence front and back, an ID, the vehicle's
+ * Issue 20 point 3: a driver's documents (licence front and back, an ID, and each vehicle's
  * registration and insurance), each with an expiry date, and whether they let the driver go
  * online. Dates are calendar days (YYYY-MM-DD) in the operator's time zone (settings.timezone): a
  * document is valid through its expiry day and expired from the next day on.
@@ -10,7 +10,13 @@ export const DOCUMENT_KINDS = ['licence_front', 'licence_back', 'id', 'registrat
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 export const isDocumentKind = (value: string): value is DocumentKind => (DOCUMENT_KINDS as readonly string[]).includes(value);
 
-/** Every kind is required to go online when the operator requires documents. */
+/** The driver's own papers: one set whatever it drives. */
+export const DRIVER_DOCUMENT_KINDS = ['licence_front', 'licence_back', 'id'] as const satisfies readonly DocumentKind[];
+/** A vehicle's papers: each of the driver's vehicles has its own, and only the active one's count. */
+export const VEHICLE_DOCUMENT_KINDS = ['registration', 'insurance'] as const satisfies readonly DocumentKind[];
+export const isVehicleDocumentKind = (kind: DocumentKind): boolean => (VEHICLE_DOCUMENT_KINDS as readonly DocumentKind[]).includes(kind);
+
+/** Every kind is required to go online when the operator requires documents (the vehicle's of the active vehicle). */
 export const REQUIRED_DOCUMENT_KINDS: readonly DocumentKind[] = DOCUMENT_KINDS;
 
 export const DOCUMENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -22,10 +28,14 @@ export type DocumentProblemKind = (typeof DOCUMENT_PROBLEMS)[number];
 /** `vehicle`: the driver's active vehicle (vehicles.ts, vehicleProblem) is missing or waits for review. */
 export const PROBLEM_SUBJECTS = [...DOCUMENT_KINDS, 'vehicle'] as const;
 export type ProblemSubject = (typeof PROBLEM_SUBJECTS)[number];
-export type DocumentProblem = { kind: ProblemSubject; problem: DocumentProblemKind };
+/** `vehicleId`: the vehicle a registration or insurance problem is about (the active one). */
+export type DocumentProblem = { kind: ProblemSubject; problem: DocumentProblemKind; vehicleId?: string };
 
-/** What the rules read of a document. `createdAt` orders a kind's uploads (newest last sent). */
-export type DocumentState = { kind: DocumentKind; status: DocumentStatus; expiresOn: string; createdAt: number };
+/**
+ * What the rules read of a document. `createdAt` orders a kind's uploads (newest last sent);
+ * `vehicleId` is the vehicle a registration or insurance belongs to (none for the driver's own).
+ */
+export type DocumentState = { kind: DocumentKind; status: DocumentStatus; expiresOn: string; createdAt: number; vehicleId: string | null };
 
 /** Reminders go out this many days before a document's expiry, once each. */
 export const DOCUMENT_REMINDER_DAYS = [30, 7] as const;
@@ -76,25 +86,33 @@ export const isAcceptableExpiry = (expiresOn: string, today: string): boolean =>
 const counts = (doc: DocumentState, today: string): boolean => doc.status === 'approved' && !isExpired(doc.expiresOn, today);
 
 /**
- * What keeps each required kind from counting. A kind counts while any approved document of it is
- * in date, so a driver who sends a renewal early keeps driving while it is reviewed; otherwise
- * the newest upload of the kind says why (pending, rejected, or an approved one now expired).
+ * What keeps each required kind from counting: the driver's licence (front and back) and ID, and
+ * the registration and insurance of the active vehicle (`activeVehicleId`); another vehicle's
+ * papers count for nothing until it is made active. Without an active vehicle no vehicle papers
+ * are asked for: vehicleProblem (vehicles.ts) already says the driver has no car to drive. A kind
+ * counts while any approved document of it is in date, so a driver who sends a renewal early
+ * keeps driving while it is reviewed; otherwise the newest upload of the kind says why (pending,
+ * rejected, or an approved one now expired).
  */
-export function documentProblems(docs: readonly DocumentState[], today: string): DocumentProblem[] {
+export function documentProblems(docs: readonly DocumentState[], today: string, activeVehicleId: string | null): DocumentProblem[] {
   const problems: DocumentProblem[] = [];
   for (const kind of REQUIRED_DOCUMENT_KINDS) {
-    const ofKind = docs.filter((doc) => doc.kind === kind);
+    const forVehicle = isVehicleDocumentKind(kind);
+    if (forVehicle && activeVehicleId === null) continue;
+    const ofKind = docs.filter((doc) => doc.kind === kind && (!forVehicle || doc.vehicleId === activeVehicleId));
     if (ofKind.some((doc) => counts(doc, today))) continue;
     const newest = ofKind.reduce<DocumentState | undefined>((best, doc) => (!best || doc.createdAt > best.createdAt ? doc : best), undefined);
-    if (!newest) problems.push({ kind, problem: 'missing' });
-    else if (newest.status === 'approved' || isExpired(newest.expiresOn, today)) problems.push({ kind, problem: newest.status === 'rejected' ? 'rejected' : 'expired' });
-    else problems.push({ kind, problem: newest.status });
+    const about = forVehicle && activeVehicleId !== null ? { vehicleId: activeVehicleId } : {};
+    if (!newest) problems.push({ kind, problem: 'missing', ...about });
+    else if (newest.status === 'approved' || isExpired(newest.expiresOn, today)) problems.push({ kind, problem: newest.status === 'rejected' ? 'rejected' : 'expired', ...about });
+    else problems.push({ kind, problem: newest.status, ...about });
   }
   return problems;
 }
 
 /** May the driver go online? Always when the operator does not require documents (RequireDriverDocuments). */
-export const mayGoOnline = (docs: readonly DocumentState[], today: string, required: boolean): boolean => !required || documentProblems(docs, today).length === 0;
+export const mayGoOnline = (docs: readonly DocumentState[], today: string, required: boolean, activeVehicleId: string | null): boolean =>
+  !required || documentProblems(docs, today, activeVehicleId).length === 0;
 
 /**
  * The reminder due for an approved document today, if any: the nearest of 30 and 7 days not yet

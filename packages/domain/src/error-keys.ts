@@ -110,6 +110,10 @@ const ADDED_ERROR_KEYS = [
   'vehicle_last_delete',
   'vehicle_number_taken',
   'vehicle_already_reviewed',
+  // Issue 20 point 3: a registration or insurance belongs to one of the driver's vehicles.
+  'document_vehicle_required',
+  'document_vehicle_not_allowed',
+  'vehicle_documents_required',
   // Issue 20 point 6: an account's approval and suspension.
   'suspend_reason_required',
   'approval_own_account',

@@ -5,15 +5,22 @@ const car = (status: VehicleState['status'], active = false, id = 'v'): VehicleS
 
 describe('vehicles (issue 20 point 3)', () => {
   it('makes only an approved vehicle active', () => {
-    expect(activationRefusal(car('pending'), { queue: false })).toBe('vehicle_not_approved');
-    expect(activationRefusal(car('rejected'), { queue: false })).toBe('vehicle_not_approved');
-    expect(activationRefusal(car('approved'), { queue: false })).toBeUndefined();
+    expect(activationRefusal(car('pending'), { queue: false, online: false, papersInOrder: true })).toBe('vehicle_not_approved');
+    expect(activationRefusal(car('rejected'), { queue: false, online: false, papersInOrder: true })).toBe('vehicle_not_approved');
+    expect(activationRefusal(car('approved'), { queue: false, online: false, papersInOrder: true })).toBeUndefined();
   });
 
   it('keeps the car of a trip in progress', () => {
-    expect(activationRefusal(car('approved'), { queue: true })).toBe('vehicle_switch_on_trip');
+    expect(activationRefusal(car('approved'), { queue: true, online: false, papersInOrder: true })).toBe('vehicle_switch_on_trip');
     // Making the active one active again changes nothing, so a trip does not stop it.
-    expect(activationRefusal(car('approved', true), { queue: true })).toBeUndefined();
+    expect(activationRefusal(car('approved', true), { queue: true, online: false, papersInOrder: true })).toBeUndefined();
+  });
+
+  it("keeps an online driver off a car whose papers are not in order; an offline one may switch", () => {
+    expect(activationRefusal(car('approved'), { queue: false, online: true, papersInOrder: false })).toBe('vehicle_documents_required');
+    expect(activationRefusal(car('approved'), { queue: false, online: true, papersInOrder: true })).toBeUndefined();
+    expect(activationRefusal(car('approved'), { queue: false, online: false, papersInOrder: false })).toBeUndefined();
+    expect(activationRefusal(car('approved', true), { queue: false, online: true, papersInOrder: false })).toBeUndefined();
   });
 
   it('limits how many vehicles a driver keeps', () => {

@@ -14,11 +14,21 @@ export type VehicleStatus = DocumentStatus;
 /** What the rules read of a vehicle. */
 export type VehicleState = { id: string; status: VehicleStatus; active: boolean };
 
-/** Why a vehicle may not be made active, as an error key; undefined when it may. */
-export function activationRefusal(vehicle: VehicleState, driver: { queue: boolean }): 'vehicle_not_approved' | 'vehicle_switch_on_trip' | undefined {
+/**
+ * Why a vehicle may not be made active, as an error key; undefined when it may. An online driver
+ * keeps the car it drives unless the new one's registration and insurance are in order
+ * (`papersInOrder`, always true while documents are not required): a switch must not leave it
+ * online in a car nobody checked. An offline driver may switch to prepare, and stays offline
+ * until the new car's papers are approved (documentProblems says which).
+ */
+export function activationRefusal(
+  vehicle: VehicleState,
+  driver: { queue: boolean; online: boolean; papersInOrder: boolean },
+): 'vehicle_not_approved' | 'vehicle_switch_on_trip' | 'vehicle_documents_required' | undefined {
   if (vehicle.status !== 'approved') return 'vehicle_not_approved';
   // The trip in progress was offered for the active vehicle's car type: the car stays until it ends.
   if (driver.queue && !vehicle.active) return 'vehicle_switch_on_trip';
+  if (driver.online && !vehicle.active && !driver.papersInOrder) return 'vehicle_documents_required';
   return undefined;
 }
 
@@ -62,3 +72,9 @@ export const firstVehicleStatus = (account: { approved: boolean }): VehicleStatu
 
 /** A vehicle number compared the way people read a plate: case and spaces do not count. */
 export const plateKey = (vehicleNumber: string): string => vehicleNumber.replace(/[\s-]+/g, '').toUpperCase();
+
+/** How the driver's texts name a vehicle: make, model and number as the driver typed them. */
+export function vehicleName(vehicle: { carType: string; vehicleMake: string | null; vehicleModel: string | null; vehicleNumber: string | null }): string {
+  const name = [vehicle.vehicleMake, vehicle.vehicleModel].filter(Boolean).join(' ') || vehicle.carType;
+  return vehicle.vehicleNumber ? `${name} (${vehicle.vehicleNumber})` : name;
+}

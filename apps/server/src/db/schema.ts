@@ -760,6 +760,8 @@ export const driverDocuments = pgTable(
     id: text('id').primaryKey(),
     uid: text('uid').notNull().references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind').notNull(),
+    /** The vehicle a registration or insurance belongs to; none for the licence and ID (issue 20 point 3). */
+    vehicleId: text('vehicle_id').references(() => vehicles.id, { onDelete: 'cascade' }),
     /** The stored image's URL (/api/files/documents/…). */
     image: text('image').notNull(),
     expiresOn: text('expires_on').notNull(),
@@ -776,10 +778,13 @@ export const driverDocuments = pgTable(
   (t) => [
     index('driver_documents_uid_idx').on(t.uid, t.kind, t.createdAt),
     index('driver_documents_status_idx').on(t.status, t.createdAt),
+    index('driver_documents_vehicle_idx').on(t.vehicleId, t.kind, t.createdAt),
     // The files route finds the driver a stored document belongs to.
     uniqueIndex('driver_documents_image_key').on(t.image),
     check('driver_documents_kind_check', sql`${t.kind} in ('licence_front', 'licence_back', 'id', 'registration', 'insurance')`),
     check('driver_documents_status_check', sql`${t.status} in ('pending', 'approved', 'rejected')`),
+    // The driver's own papers never belong to a vehicle.
+    check('driver_documents_vehicle_check', sql`${t.vehicleId} is null or ${t.kind} in ('registration', 'insurance')`),
     check('driver_documents_expires_on_check', sql`${t.expiresOn} ~ '^[0-9]{4}-[0-9]{2}-[0-9]{2}$'`),
   ],
 );

@@ -1,9 +1,9 @@
 import { errorBody, type DriverDocument, type MyDocuments, type ReviewDocument } from '@rideway/contract';
-import { DOCUMENT_KINDS } from '@rideway/domain';
-import { eq } from 'drizzle-orm';
+import { DOCUMENT_KINDS, isVehicleDocumentKind, type DocumentKind } from '@rideway/domain';
+import { and, eq } from 'drizzle-orm';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { driverDocuments, outbox, users } from '../../src/db/schema';
+import { driverDocuments, outbox, users, vehicles } from '../../src/db/schema';
 import { createSession } from '../../src/modules/accounts/sessions';
 import { checkDocumentExpiry } from '../../src/modules/documents/expiry';
 import type { UserRow } from '../../src/modules/accounts/accounts';
@@ -18,6 +18,9 @@ import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
  */
 
 const DAY = 24 * 60 * 60 * 1000;
+/** The car a driver made here drives: its registration and insurance are this vehicle's. */
+const SEDAN = { carType: 'Sedan', vehicleMake: 'Ford', vehicleModel: 'Focus', vehicleNumber: 'DOC 1' };
+const SEDAN_NAME = 'Ford Focus (DOC 1)';
 let png = '';
 let bigPng = '';
 
@@ -38,7 +41,12 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   });
   afterAll(() => t.close());
 
-  const upload = (driver: UserRow, kind: string, expiresOn: string, image = png) => t.request({ method: 'PUT', url: `/api/driver/documents/${kind}`, as: driver, payload: { image, expiresOn } });
+  const activeCar = async (driver: UserRow) => (await t.db.select({ id: vehicles.id }).from(vehicles).where(and(eq(vehicles.uid, driver.id), eq(vehicles.active, true))))[0]?.id;
+  /** A registration or insurance goes with the driver's active vehicle. */
+  const upload = async (driver: UserRow, kind: string, expiresOn: string, image = png) => {
+    const vehicleId = (DOCUMENT_KINDS as readonly string[]).includes(kind) && isVehicleDocumentKind(kind as DocumentKind) ? await activeCar(driver) : undefined;
+    return t.request({ method: 'PUT', url: `/api/driver/documents/${kind}`, as: driver, payload: { image, expiresOn, ...(vehicleId ? { vehicleId } : {}) } });
+  };
   const goOnline = (driver: UserRow, on = true) => t.request({ method: 'PATCH', url: '/api/driver/status', as: driver, payload: { driverActiveStatus: on } });
   const mine = async (driver: UserRow) => (await t.request({ method: 'GET', url: '/api/driver/documents', as: driver })).json<MyDocuments>();
   const approve = (as: UserRow, id: string) => t.request({ method: 'POST', url: `/api/documents/${id}/approve`, as, payload: {} });
@@ -53,10 +61,11 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   };
 
   it('refuses going online with every missing document listed, and allows it once all are approved', async () => {
-    const driver = await t.makeUser('driver', { documentless: true });
+    const driver = await t.makeUser('driver', { documentless: true, ...SEDAN });
     const refused = await goOnline(driver);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual(errorBody('documents_required', { details: { problems: DOCUMENT_KINDS.map((kind) => ({ kind, problem: 'missing' })) } }));
+    const car = await activeCar(driver);
+    expect(refused.json()).toEqual(errorBody('documents_required', { details: { problems: DOCUMENT_KINDS.map((kind) => ({ kind, problem: 'missing', ...(isVehicleDocumentKind(kind) ? { vehicleId: car, vehicle: SEDAN_NAME } : {}) })) } }));
     const ids = await sendAll(driver);
     const pending = await goOnline(driver);
     expect(codeOf(pending)).toBe('documents_required');
@@ -64,11 +73,11 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
     for (const id of ids.slice(0, 4)) expect((await approve(admin, id)).statusCode).toBe(200);
     const reject = await t.request({ method: 'POST', url: `/api/documents/${ids[4] ?? ''}/reject`, as: admin, payload: { reason: 'Blurred' } });
     expect(reject.json<{ document: DriverDocument }>().document).toMatchObject({ status: 'rejected', reason: 'Blurred', reviewedBy: admin.id });
-    expect((await mine(driver)).problems).toEqual([{ kind: 'insurance', problem: 'rejected' }]);
+    expect((await mine(driver)).problems).toEqual([{ kind: 'insurance', problem: 'rejected', vehicleId: car, vehicle: SEDAN_NAME }]);
     expect(codeOf(await goOnline(driver))).toBe('documents_required');
     // The driver was told, in its language, by push and mail.
     const told = await t.db.select().from(outbox).where(eq(outbox.recipient, driver.id));
-    expect(told.map((row) => (row.payload as { msg: string }).msg)).toContain('Your Vehicle insurance was rejected: Blurred. Please send a new one.');
+    expect(told.map((row) => (row.payload as { msg: string }).msg)).toContain(`Your Vehicle insurance – ${SEDAN_NAME} was rejected: Blurred. Please send a new one.`);
     const again = await upload(driver, 'insurance', '2030-06-30');
     expect((await approve(admin, again.json<{ document: DriverDocument }>().document.id)).statusCode).toBe(200);
     expect((await goOnline(driver)).statusCode).toBe(200);
@@ -78,7 +87,7 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   });
 
   it('decides a document once', async () => {
-    const driver = await t.makeUser('driver', { documentless: true });
+    const driver = await t.makeUser('driver', { documentless: true, ...SEDAN });
     const id = (await upload(driver, 'id', '2030-01-01')).json<{ document: DriverDocument }>().document.id;
     expect((await approve(admin, id)).statusCode).toBe(200);
     expect(codeOf(await approve(admin, id))).toBe('document_already_reviewed');
@@ -87,7 +96,7 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   });
 
   it('lets a driver go online when documents are not required', async () => {
-    const driver = await t.makeUser('driver', { documentless: true });
+    const driver = await t.makeUser('driver', { documentless: true, ...SEDAN });
     await t.setSettings({ RequireDriverDocuments: false });
     try {
       expect((await goOnline(driver)).statusCode).toBe(200);
@@ -98,7 +107,7 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   });
 
   it('a new upload replaces a pending one of its kind and its file', async () => {
-    const driver = await t.makeUser('driver', { documentless: true });
+    const driver = await t.makeUser('driver', { documentless: true, ...SEDAN });
     const first = (await upload(driver, 'registration', '2029-01-01')).json<{ document: DriverDocument }>().document;
     const second = (await upload(driver, 'registration', '2029-02-01')).json<{ document: DriverDocument }>().document;
     const rows = await t.db.select().from(driverDocuments).where(eq(driverDocuments.uid, driver.id));
@@ -108,7 +117,7 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   });
 
   it('refuses wrong images, big images, past or impossible dates and unknown kinds, storing nothing', async () => {
-    const driver = await t.makeUser('driver', { documentless: true });
+    const driver = await t.makeUser('driver', { documentless: true, ...SEDAN });
     const put = vi.spyOn(t.app.ctx.storage, 'put');
     try {
       const gif = `data:image/png;base64,${Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;').toString('base64')}`;
@@ -134,7 +143,7 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   it("shows a document's image only to the driver, its fleet admin and admins", async () => {
     const fleet = await t.makeUser('fleetadmin');
     const otherFleet = await t.makeUser('fleetadmin');
-    const driver = await t.makeUser('driver', { documentless: true, fleetadmin: fleet.id });
+    const driver = await t.makeUser('driver', { documentless: true, fleetadmin: fleet.id, ...SEDAN });
     const other = await t.makeUser('driver');
     const rider = await t.makeUser('rider');
     const { image } = (await upload(driver, 'id', '2030-01-01')).json<{ document: DriverDocument }>().document;
@@ -145,8 +154,8 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
 
   it('a fleet admin reviews only its own drivers', async () => {
     const fleet = await t.makeUser('fleetadmin');
-    const own = await t.makeUser('driver', { documentless: true, fleetadmin: fleet.id });
-    const stranger = await t.makeUser('driver', { documentless: true });
+    const own = await t.makeUser('driver', { documentless: true, fleetadmin: fleet.id, ...SEDAN });
+    const stranger = await t.makeUser('driver', { documentless: true, ...SEDAN });
     const ownDoc = (await upload(own, 'id', '2030-01-01')).json<{ document: DriverDocument }>().document;
     const strangerDoc = (await upload(stranger, 'id', '2030-01-01')).json<{ document: DriverDocument }>().document;
     const listed = (await t.request({ method: 'GET', url: '/api/documents?status=pending', as: fleet })).json<{ documents: ReviewDocument[] }>().documents;
@@ -178,7 +187,7 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
   });
 
   it('reminds 30 and 7 days before expiry once each, then takes the driver offline at expiry', async () => {
-    const driver = await t.makeUser('driver', { documentless: true });
+    const driver = await t.makeUser('driver', { documentless: true, ...SEDAN });
     for (const id of await sendAll(driver, '2027-06-30', DOCUMENT_KINDS.filter((kind) => kind !== 'insurance'))) await approve(admin, id);
     // The insurance ends sooner: 2026-12-22 is 30 days after the test clock's day.
     const insurance = (await upload(driver, 'insurance', '2026-12-22')).json<{ document: DriverDocument }>().document;
@@ -187,7 +196,7 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
     const reminders = async () => (await t.db.select().from(outbox).where(eq(outbox.recipient, driver.id))).map((row) => (row.payload as { msg: string }).msg).filter((msg) => msg.includes('expires'));
     await checkDocumentExpiry(t.app.ctx);
     await checkDocumentExpiry(t.app.ctx);
-    expect(await reminders()).toEqual(['Your Vehicle insurance expires on 2026-12-22. Send a new one in the app so you can keep driving.']);
+    expect(await reminders()).toEqual([`Your Vehicle insurance – ${SEDAN_NAME} expires on 2026-12-22. Send a new one in the app so you can keep driving.`]);
     // The mail went to its address too.
     expect((await t.db.select().from(outbox).where(eq(outbox.recipient, driver.email ?? ''))).length).toBeGreaterThan(0);
     t.advance(24 * DAY);
@@ -203,16 +212,16 @@ describe.each(ENGINES)('driver documents on %s (issue 20 point 3)', (engine) => 
     expect(await checkDocumentExpiry(t.app.ctx)).toMatchObject({ expired: 0 });
     expect((await t.db.select().from(users).where(eq(users.id, driver.id)))[0]?.driverActiveStatus).toBe(false);
     const told = (await t.db.select().from(outbox).where(eq(outbox.recipient, driver.id))).map((row) => (row.payload as { msg: string }).msg);
-    expect(told.filter((msg) => msg.includes('You are offline'))).toEqual(['Your Vehicle insurance expired on 2026-12-22. You are offline until a new one is approved.']);
+    expect(told.filter((msg) => msg.includes('You are offline'))).toEqual([`Your Vehicle insurance – ${SEDAN_NAME} expired on 2026-12-22. You are offline until a new one is approved.`]);
     // A month on, the driver signs in again (sessions end) and is told why it cannot go online.
     const token = await createSession(t.db, driver.id, t.clock.now);
     const refused = await t.app.inject({ method: 'PATCH', url: '/api/driver/status', headers: { authorization: `Bearer ${token}` }, payload: { driverActiveStatus: true } });
-    expect(refused.json<{ error: { details: unknown } }>().error.details).toEqual({ problems: [{ kind: 'insurance', problem: 'expired' }] });
+    expect(refused.json<{ error: { details: unknown } }>().error.details).toEqual({ problems: [{ kind: 'insurance', problem: 'expired', vehicleId: await activeCar(driver), vehicle: SEDAN_NAME }] });
     t.advance(-31 * DAY);
   });
 
   it('keeps a driver online whose renewal was approved before expiry', async () => {
-    const driver = await t.makeUser('driver');
+    const driver = await t.makeUser('driver', SEDAN);
     await t.goOnline(driver);
     const renewal = (await upload(driver, 'insurance', '2040-01-01')).json<{ document: DriverDocument }>().document;
     await approve(admin, renewal.id);
@@ -234,7 +243,7 @@ describe.each(ENGINES)('document floods on %s', (engine) => {
   afterAll(() => t.close());
 
   it('answers 429 with Retry-After past the limits', async () => {
-    const driver = await t.makeUser('driver', { documentless: true });
+    const driver = await t.makeUser('driver', { documentless: true, ...SEDAN });
     const admin = await t.makeUser('admin');
     const sent = [];
     for (let i = 0; i < 3; i += 1) sent.push(await t.request({ method: 'PUT', url: '/api/driver/documents/id', as: driver, payload: { image: png, expiresOn: '2030-01-01' }, remoteAddress: '198.51.90.1' }));

@@ -83,7 +83,8 @@ describe.each(ENGINES)('admin users on %s (issue 20 point 6)', (engine) => {
   });
 
   it("shows a driver's profile, documents, trips, wallet, ratings and history", async () => {
-    const driver = await t.makeUser('driver');
+    // With a car: its registration and insurance are seeded with it (issue 20 point 3).
+    const driver = await t.makeUser('driver', { carType: 'Sedan' });
     await t.db.update(users).set({ ratings: { userrating: 4.5, details: [{ user: 'r1', rate: 4 }, { user: 'r2', rate: 5 }] } }).where(eq(users.id, driver.id));
     await t.request({ method: 'POST', url: '/api/wallet/credit', as: admin, payload: { uid: driver.id, amount: 12.5 } });
     const response = await detail(admin, driver.id);

@@ -48,6 +48,9 @@ describe.each(ENGINES)('driver vehicles on %s (issue 20 point 3)', (engine) => {
   const approve = (as: UserRow, id: string) => t.request({ method: 'POST', url: `/api/vehicles/${id}/approve`, as, payload: {} });
   const reject = (as: UserRow, id: string, reason = 'Plate unreadable') => t.request({ method: 'POST', url: `/api/vehicles/${id}/reject`, as, payload: { reason } });
   const activate = (driver: UserRow, id: string) => t.request({ method: 'POST', url: `/api/driver/vehicles/${id}/activate`, as: driver });
+  /** Approved papers for a car, as if sent and reviewed (issue 20 point 3: only the active car's count). */
+  const papersFor = (driver: UserRow, vehicleId: string) =>
+    t.db.insert(driverDocuments).values((['registration', 'insurance'] as const).map((kind) => ({ id: randomUUID(), uid: driver.id, kind, vehicleId, image: `/api/files/documents/${randomUUID()}.png`, expiresOn: '2036-12-31', status: 'approved', reviewedBy: admin.id, reviewedAt: t.clock.now, createdAt: t.clock.now })));
   const userRow = async (driver: UserRow) => (await t.db.select().from(users).where(eq(users.id, driver.id)))[0];
   const added = async (driver: UserRow, body?: Record<string, unknown>) => {
     const sent = await add(driver, body);
@@ -84,6 +87,9 @@ describe.each(ENGINES)('driver vehicles on %s (issue 20 point 3)', (engine) => {
     expect(await near('Sedan')).toContain(driver.id);
     expect(await near('SUV')).not.toContain(driver.id);
 
+    // Online, the driver switches only to a car whose registration and insurance are in order.
+    expect(codeOf(await activate(driver, suv.id))).toBe('vehicle_documents_required');
+    await papersFor(driver, suv.id);
     const switched = await activate(driver, suv.id);
     expect(switched.json<{ vehicle: Vehicle }>().vehicle).toMatchObject({ id: suv.id, active: true });
     expect((await mine(driver)).filter((row) => row.active).map((row) => row.id)).toEqual([suv.id]);
@@ -184,6 +190,7 @@ describe.each(ENGINES)('driver vehicles on %s (issue 20 point 3)', (engine) => {
     const next = await added(driver, car({ vehicleNumber: 'NEXT 1' }));
     await approve(admin, next.id);
     expect((await activate(driver, next.id)).statusCode).toBe(200);
+    await papersFor(driver, next.id);
     await t.goOnline(driver);
   });
 

@@ -14,8 +14,9 @@ export function useMyDocuments(enabled = true) {
 export function useUploadDocument() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ kind, image, expiresOn }: { kind: DocumentKind; image: string; expiresOn: string }) =>
-      api<{ document: DriverDocument }>(`/api/driver/documents/${kind}`, { method: 'PUT', body: { image, expiresOn } }),
+    /** `vehicleId`: the driver's vehicle a registration or insurance is for. */
+    mutationFn: ({ kind, image, expiresOn, vehicleId }: { kind: DocumentKind; image: string; expiresOn: string; vehicleId?: string | undefined }) =>
+      api<{ document: DriverDocument }>(`/api/driver/documents/${kind}`, { method: 'PUT', body: { image, expiresOn, ...(vehicleId === undefined ? {} : { vehicleId }) } }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: MY_DOCUMENTS }),
   });
 }

@@ -27,6 +27,12 @@ describe('DocumentProblemsAlert (issue 20)', () => {
     expect(screen.getByRole('link', { name: 'documents_open' }).getAttribute('href')).toBe('/documents');
   });
 
+  it("lists a vehicle's papers with the vehicle's problem beside them", async () => {
+    renderAlert({ documents: [], required: true, problems: [{ kind: 'registration', problem: 'missing', vehicleId: 'v2', vehicle: 'Kia Ceed (VD 2)' }, { kind: 'insurance', problem: 'missing', vehicleId: 'v2', vehicle: 'Kia Ceed (VD 2)' }, { kind: 'vehicle', problem: 'pending' }] });
+    expect(await screen.findByText('documents_problems_title')).toBeTruthy();
+    expect(screen.getAllByRole('listitem').map((item) => item.textContent)).toEqual(['document_problem_missing', 'document_problem_missing', 'vehicle_problem_pending']);
+  });
+
   it('shows nothing when documents are in order or not required', async () => {
     const { container, unmount } = renderAlert({ documents: [], required: true, problems: [] });
     await new Promise((resolve) => setTimeout(resolve, 50));

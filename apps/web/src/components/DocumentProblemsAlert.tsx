@@ -6,7 +6,8 @@ import { KIND_LABELS, PROBLEM_LABELS } from '../utils/document-labels';
 
 /**
  * Issue 20: why a driver cannot go online (each missing, pending, rejected or expired document,
- * and an active vehicle missing or waiting for review),
+ * a registration or insurance named with its vehicle, and an active vehicle missing or waiting for
+ * review),
  * with the way to the documents page. Shows nothing while documents are in order or not required.
  */
 export function DocumentProblemsAlert({ withLink = true }: { withLink?: boolean }) {
@@ -23,10 +24,10 @@ export function DocumentProblemsAlert({ withLink = true }: { withLink?: boolean 
       <AlertTitle>{t('documents_problems_title')}</AlertTitle>
       <ul style={{ margin: 0, paddingInlineStart: '1.2em' }}>
         {data.problems.map((problem) => (
-          <li key={problem.kind}>
+          <li key={`${problem.kind}:${problem.vehicleId ?? ''}`}>
             {problem.kind === 'vehicle'
               ? t(problem.problem === 'pending' ? 'vehicle_problem_pending' : 'vehicle_problem_missing')
-              : t(PROBLEM_LABELS[problem.problem], { document: t(KIND_LABELS[problem.kind]) })}
+              : t(PROBLEM_LABELS[problem.problem], { document: problem.vehicle ? `${t(KIND_LABELS[problem.kind])} – ${problem.vehicle}` : t(KIND_LABELS[problem.kind]) })}
           </li>
         ))}
       </ul>

@@ -1,10 +1,12 @@
-import { documentProblems, reminderDue, todayIn, type DocumentKind, type DocumentReminder, type DocumentState, type DocumentStatus } from '@rideway/domain';
+import { reminderDue, todayIn, type DocumentKind, type DocumentReminder } from '@rideway/domain';
 import { and, asc, eq, gte, isNull, lt, lte, or } from 'drizzle-orm';
 import type { AppContext } from '../../context';
-import { driverDocuments, users } from '../../db/schema';
+import type { Tx } from '../../db/client';
+import { driverDocuments, users, vehicles } from '../../db/schema';
+import { driverProblems } from '../presence/online-rule';
 import { syncDriver } from '../presence/service';
 import { getSettings } from '../settings/service';
-import { KIND_KEYS, tellDriver } from './service';
+import { documentNameOf, tellDriver } from './service';
 
 const BATCH = 100;
 /** A run stops after this many batches; the next run goes on (a backlog never holds a timer for long). */
@@ -16,7 +18,9 @@ const plusDays = (date: string, days: number): string => new Date(Date.parse(`${
 /**
  * Issue 20 point 3: reminders 30 and 7 days before an approved document expires (once each, by
  * mail and push in the driver's language), and at expiry the driver is taken offline and told
- * why. Each step claims its row with a conditional update, so several processes, or a run
+ * why. Both follow the go-online rule (presence/online-rule): the driver's own papers and the
+ * active vehicle's registration and insurance; another vehicle's papers are marked as handled
+ * without a word, as they keep no one offline (switching to that vehicle says why). Each step claims its row with a conditional update, so several processes, or a run
  * repeated, send nothing twice. Answers how many reminders and expiries were handled.
  */
 export async function checkDocumentExpiry(ctx: AppContext): Promise<{ reminded: number; expired: number }> {
@@ -52,6 +56,12 @@ export async function checkDocumentExpiry(ctx: AppContext): Promise<{ reminded: 
   return { reminded, expired };
 }
 
+/** Whether a document counts for going online now: the driver's own, or the active vehicle's. */
+async function inUse(tx: Tx, doc: typeof driverDocuments.$inferSelect): Promise<boolean> {
+  if (doc.vehicleId === null) return true;
+  return (await tx.select({ id: vehicles.id }).from(vehicles).where(and(eq(vehicles.id, doc.vehicleId), eq(vehicles.active, true))).limit(1)).length > 0;
+}
+
 /** Sends one reminder and marks it (and an earlier one that would now say less) as sent. */
 async function remind(ctx: AppContext, doc: typeof driverDocuments.$inferSelect, reminder: DocumentReminder | undefined, today: string): Promise<boolean> {
   const now = ctx.now();
@@ -68,32 +78,32 @@ async function remind(ctx: AppContext, doc: typeof driverDocuments.$inferSelect,
     const renewed = await tx
       .select({ id: driverDocuments.id })
       .from(driverDocuments)
-      .where(and(eq(driverDocuments.uid, doc.uid), eq(driverDocuments.kind, doc.kind), eq(driverDocuments.status, 'approved'), gte(driverDocuments.expiresOn, plusDays(doc.expiresOn, 1))))
+      .where(and(eq(driverDocuments.uid, doc.uid), eq(driverDocuments.kind, doc.kind), doc.vehicleId === null ? isNull(driverDocuments.vehicleId) : eq(driverDocuments.vehicleId, doc.vehicleId), eq(driverDocuments.status, 'approved'), gte(driverDocuments.expiresOn, plusDays(doc.expiresOn, 1))))
       .limit(1);
-    if (renewed.length > 0 || doc.expiresOn < today) return false;
-    const kind = doc.kind as DocumentKind;
-    await tellDriver(tx, doc.uid, (render) => render('push_document_reminder', { document: render(KIND_KEYS[kind]), date: doc.expiresOn }), now);
+    if (renewed.length > 0 || doc.expiresOn < today || !(await inUse(tx, doc))) return false;
+    const document = await documentNameOf(tx, doc.kind as DocumentKind, doc.vehicleId);
+    await tellDriver(tx, doc.uid, (render) => render('push_document_reminder', { document: document(render), date: doc.expiresOn }), now);
     return true;
   });
 }
 
 /**
  * An approved document past its day: marked once; when it leaves the driver without a valid
- * document of its kind and the operator requires documents, the driver goes offline (its
- * availability suspended until a new one is approved) and is told why.
+ * document of its kind (for a registration or insurance, of the active vehicle) and the operator
+ * requires documents, the driver goes offline (its availability suspended until a new one is
+ * approved) and is told why, the vehicle named.
  */
 async function expire(ctx: AppContext, id: string, today: string, required: boolean): Promise<boolean> {
   const now = ctx.now();
   const outcome = await ctx.db.transaction(async (tx) => {
     const doc = (await tx.update(driverDocuments).set({ expiryHandledAt: now }).where(and(eq(driverDocuments.id, id), isNull(driverDocuments.expiryHandledAt))).returning())[0];
     if (!doc) return undefined;
-    const all = await tx.select().from(driverDocuments).where(and(eq(driverDocuments.uid, doc.uid), eq(driverDocuments.kind, doc.kind)));
-    const states: DocumentState[] = all.map((row) => ({ kind: row.kind as DocumentKind, status: row.status as DocumentStatus, expiresOn: row.expiresOn, createdAt: row.createdAt }));
-    // Renewed in time: another approved document of the kind is in date.
-    if (!documentProblems(states, today).some((problem) => problem.kind === doc.kind)) return { uid: doc.uid, offline: false };
+    // Renewed in time (another approved document of the kind is in date), or another vehicle's paper: nothing to do.
+    const problems = await driverProblems(tx, doc.uid, today);
+    if (!problems.some((problem) => problem.kind === doc.kind && (problem.vehicleId ?? null) === doc.vehicleId)) return { uid: doc.uid, offline: false };
     const wentOffline = required && (await tx.update(users).set({ driverActiveStatus: false }).where(and(eq(users.id, doc.uid), eq(users.driverActiveStatus, true))).returning({ id: users.id })).length > 0;
-    const kind = doc.kind as DocumentKind;
-    await tellDriver(tx, doc.uid, (render) => render(required ? 'push_document_expired' : 'push_document_expired_info', { document: render(KIND_KEYS[kind]), date: doc.expiresOn }), now);
+    const document = await documentNameOf(tx, doc.kind as DocumentKind, doc.vehicleId);
+    await tellDriver(tx, doc.uid, (render) => render(required ? 'push_document_expired' : 'push_document_expired_info', { document: document(render), date: doc.expiresOn }), now);
     return { uid: doc.uid, offline: wentOffline };
   });
   if (!outcome) return false;

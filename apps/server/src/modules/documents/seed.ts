@@ -1,7 +1,8 @@
-import { DOCUMENT_KINDS, type DocumentKind } from '@rideway/domain';
+import { DOCUMENT_KINDS, isVehicleDocumentKind, type DocumentKind } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';
-import { driverDocuments } from '../../db/schema';
+import { driverDocuments, vehicles } from '../../db/schema';
 import { imageLibrary } from '../../providers/images';
 import type { FileStorage } from '../../providers/storage';
 import { fileUrl } from '../../providers/storage';
@@ -38,15 +39,19 @@ async function specimen(kind: DocumentKind, holder: string, expiresOn: string): 
 
 /**
  * Every required document, approved and valid until `expiresOn`, for a driver of the demo or the
- * tests: they go online as before while the rule stays on (issue 20). With storage (the demo),
- * each gets a stored specimen picture naming its holder; without (the tests), an image URL that
- * names no file.
+ * tests: they go online as before while the rule stays on (issue 20). The registration and
+ * insurance are the active vehicle's (a driver without one gets its own papers only). With
+ * storage (the demo), each gets a stored specimen picture naming its holder; without (the tests),
+ * an image URL that names no file.
  */
 export async function seedApprovedDocuments(db: Db | Tx, uid: string, now: number, expiresOn: string, storage?: { files: FileStorage; holder: string }): Promise<void> {
+  const active = (await db.select({ id: vehicles.id }).from(vehicles).where(and(eq(vehicles.uid, uid), eq(vehicles.active, true))).limit(1))[0];
   const rows = [];
   for (const kind of DOCUMENT_KINDS) {
+    const vehicleId = isVehicleDocumentKind(kind) ? active?.id : null;
+    if (vehicleId === undefined) continue;
     const image = storage ? fileUrl(await storage.files.put(DOCUMENT_FOLDER, await specimen(kind, storage.holder, expiresOn), 'png')) : fileUrl(`${DOCUMENT_FOLDER}/${randomUUID()}.png`);
-    rows.push({ id: randomUUID(), uid, kind, image, expiresOn, status: 'approved', reviewedBy: 'seed', reviewedAt: now, createdAt: now });
+    rows.push({ id: randomUUID(), uid, kind, vehicleId, image, expiresOn, status: 'approved', reviewedBy: 'seed', reviewedAt: now, createdAt: now });
   }
   await db.insert(driverDocuments).values(rows);
 }

@@ -1,7 +1,7 @@
 import { MAX_DOCUMENT_BYTES, type DocumentUpload, type DriverDocument, type MyDocuments, type ReviewDocument } from '@rideway/contract';
-import { documentProblems, isAcceptableExpiry, todayIn, type DocumentKind, type DocumentState, type DocumentStatus } from '@rideway/domain';
+import { isAcceptableExpiry, isVehicleDocumentKind, todayIn, vehicleName, type DocumentKind, type DocumentStatus } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
-import { and, asc, desc, eq, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { driverDocuments, users, vehicles } from '../../db/schema';
@@ -11,7 +11,7 @@ import { imageLibrary } from '../../providers/images';
 import { decodeImageDataUrl, deleteStoredFileOf, fileUrl, withStoredFile } from '../../providers/storage';
 import { renderFor } from '../messages/render';
 import { enqueue } from '../outbox/service';
-import { vehicleProblemsOf } from '../presence/online-rule';
+import { driverProblems } from '../presence/online-rule';
 import { getSettings } from '../settings/service';
 
 /** The folder of drivers' documents: never public (files/routes.ts). */
@@ -24,6 +24,7 @@ export const documentView = (row: DocumentRow): DriverDocument => ({
   id: row.id,
   uid: row.uid,
   kind: row.kind as DocumentKind,
+  vehicleId: row.vehicleId,
   image: row.image,
   expiresOn: row.expiresOn,
   status: row.status as DocumentStatus,
@@ -33,21 +34,22 @@ export const documentView = (row: DocumentRow): DriverDocument => ({
   createdAt: row.createdAt,
 });
 
-const stateOf = (row: DocumentRow): DocumentState => ({ kind: row.kind as DocumentKind, status: row.status as DocumentStatus, expiresOn: row.expiresOn, createdAt: row.createdAt });
-
 /** Today in the operator's time zone: documents expire by its calendar. */
 export const documentToday = async (ctx: AppContext, db: Db | Tx = ctx.db): Promise<string> => todayIn(ctx.now(), (await getSettings(db)).timezone);
 
 const rowsOf = (db: Db | Tx, uid: string): Promise<DocumentRow[]> =>
   db.select().from(driverDocuments).where(eq(driverDocuments.uid, uid)).orderBy(asc(driverDocuments.createdAt));
 
-/** GET /api/driver/documents: the newest upload of each kind, and what keeps the driver offline. */
+/**
+ * GET /api/driver/documents: the newest upload of each kind (of a registration and insurance, for
+ * each vehicle), and what keeps the driver offline.
+ */
 export async function myDocuments(ctx: AppContext, actor: Actor): Promise<MyDocuments> {
   const rows = await rowsOf(ctx.db, actor.uid);
   const newest = new Map<string, DocumentRow>();
-  for (const row of rows) newest.set(row.kind, row);
+  for (const row of rows) newest.set(`${row.kind}:${row.vehicleId ?? ''}`, row);
   const settings = await getSettings(ctx.db);
-  const problems = [...documentProblems(rows.map(stateOf), todayIn(ctx.now(), settings.timezone)), ...(await vehicleProblemsOf(ctx.db, actor.uid))];
+  const problems = await driverProblems(ctx.db, actor.uid, todayIn(ctx.now(), settings.timezone));
   return { documents: [...newest.values()].map(documentView), problems, required: settings.RequireDriverDocuments };
 }
 
@@ -73,18 +75,38 @@ export async function checkedImage(dataUrl: string): Promise<{ bytes: Uint8Array
 }
 
 /**
+ * The vehicle a registration or insurance is sent for: one of the sender's own (another driver's
+ * looks missing, 404); a licence or ID names none. Read FOR SHARE inside the write, so the vehicle
+ * cannot be deleted between the check and the insert.
+ */
+async function vehicleFor(db: Db | Tx, actor: Actor, kind: DocumentKind, vehicleId: string | undefined, lock = false): Promise<string | null> {
+  if (!isVehicleDocumentKind(kind)) {
+    if (vehicleId !== undefined) throw new AppError('document_vehicle_not_allowed', 'vehicleId');
+    return null;
+  }
+  if (vehicleId === undefined) throw new AppError('document_vehicle_required', 'vehicleId');
+  const query = db.select({ id: vehicles.id }).from(vehicles).where(and(eq(vehicles.id, vehicleId), eq(vehicles.uid, actor.uid))).limit(1);
+  const found = (await (lock ? query.for('share') : query))[0];
+  if (!found) throw new AppError('not_found');
+  return found.id;
+}
+
+/**
  * PUT /api/driver/documents/:kind: a new document waits for review. It replaces a pending one of
- * its kind (that one's file is removed); reviewed ones stay as history. Every check runs before
- * the image is stored, and a failed write removes it again.
+ * its kind (for a registration or insurance, of the same vehicle; that one's file is removed);
+ * reviewed ones stay as history. Every check runs before the image is stored, and a failed write
+ * removes it again.
  */
 export async function uploadDocument(ctx: AppContext, actor: Actor, kind: DocumentKind, body: DocumentUpload): Promise<DriverDocument> {
+  await vehicleFor(ctx.db, actor, kind, body.vehicleId);
   if (!isAcceptableExpiry(body.expiresOn, await documentToday(ctx))) throw new AppError('proper_expiry_date', 'expiresOn');
   const image = await checkedImage(body.image);
   const { row, replaced } = await withStoredFile(ctx.storage, { folder: DOCUMENT_FOLDER, ...image }, (key) =>
     ctx.db.transaction(async (tx) => {
-      const pending = and(eq(driverDocuments.uid, actor.uid), eq(driverDocuments.kind, kind), eq(driverDocuments.status, 'pending'));
+      const vehicleId = await vehicleFor(tx, actor, kind, body.vehicleId, true);
+      const pending = and(eq(driverDocuments.uid, actor.uid), eq(driverDocuments.kind, kind), vehicleId === null ? isNull(driverDocuments.vehicleId) : eq(driverDocuments.vehicleId, vehicleId), eq(driverDocuments.status, 'pending'));
       const replaced = await tx.delete(driverDocuments).where(pending).returning({ image: driverDocuments.image });
-      const inserted = await tx.insert(driverDocuments).values({ id: randomUUID(), uid: actor.uid, kind, image: fileUrl(key), expiresOn: body.expiresOn, status: 'pending', createdAt: ctx.now() }).returning();
+      const inserted = await tx.insert(driverDocuments).values({ id: randomUUID(), uid: actor.uid, kind, vehicleId, image: fileUrl(key), expiresOn: body.expiresOn, status: 'pending', createdAt: ctx.now() }).returning();
       return { row: inserted[0] as DocumentRow, replaced };
     }),
   );
@@ -98,13 +120,14 @@ export async function listForReview(ctx: AppContext, actor: Actor, status: Docum
   if (status) filters.push(eq(driverDocuments.status, status));
   if (actor.usertype === 'fleetadmin') filters.push(eq(users.fleetadmin, actor.uid));
   const rows = await ctx.db
-    .select({ document: driverDocuments, firstName: users.firstName, lastName: users.lastName, email: users.email })
+    .select({ document: driverDocuments, firstName: users.firstName, lastName: users.lastName, email: users.email, vehicle: vehicles })
     .from(driverDocuments)
     .innerJoin(users, eq(users.id, driverDocuments.uid))
+    .leftJoin(vehicles, eq(vehicles.id, driverDocuments.vehicleId))
     .where(and(...filters))
     .orderBy(status === 'pending' ? asc(driverDocuments.createdAt) : desc(driverDocuments.createdAt))
     .limit(200);
-  return rows.map((row) => ({ ...documentView(row.document), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: row.email }));
+  return rows.map((row) => ({ ...documentView(row.document), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: row.email, vehicle: row.vehicle ? vehicleName(row.vehicle) : null }));
 }
 
 /** The kind's name in the driver's language, for the texts sent. */
@@ -115,6 +138,15 @@ export const KIND_KEYS = {
   registration: 'document_kind_registration',
   insurance: 'document_kind_insurance',
 } as const satisfies Record<DocumentKind, string>;
+
+/**
+ * How the driver's texts name a document: its kind in the driver's language and, for a
+ * registration or insurance, the vehicle it belongs to (the driver may have several).
+ */
+export async function documentNameOf(db: Db | Tx, kind: DocumentKind, vehicleId: string | null): Promise<(render: Awaited<ReturnType<typeof renderFor>>) => string> {
+  const vehicle = vehicleId === null ? undefined : (await db.select().from(vehicles).where(eq(vehicles.id, vehicleId)).limit(1))[0];
+  return (render) => (vehicle ? `${render(KIND_KEYS[kind])} – ${vehicleName(vehicle)}` : render(KIND_KEYS[kind]));
+}
 
 /** A push and, when the driver has an email, a mail with the same words. */
 export async function tellDriver(tx: Tx, uid: string, text: (render: Awaited<ReturnType<typeof renderFor>>) => string, now: number): Promise<void> {
@@ -139,11 +171,11 @@ export async function reviewDocument(ctx: AppContext, actor: Actor, id: string, 
     // Decided once, whoever clicks at the same time: only a pending row changes.
     const updated = (await tx.update(driverDocuments).set({ status: decision.status, reason, reviewedBy: actor.uid, reviewedAt: now }).where(and(eq(driverDocuments.id, id), eq(driverDocuments.status, 'pending'))).returning())[0];
     if (!updated) throw new AppError('document_already_reviewed');
-    const kind = updated.kind as DocumentKind;
+    const document = await documentNameOf(tx, updated.kind as DocumentKind, updated.vehicleId);
     await tellDriver(tx, updated.uid, (render) =>
       decision.status === 'approved'
-        ? render('push_document_approved', { document: render(KIND_KEYS[kind]) })
-        : render('push_document_rejected', { document: render(KIND_KEYS[kind]), reason: reason ?? '' }), now);
+        ? render('push_document_approved', { document: document(render) })
+        : render('push_document_rejected', { document: document(render), reason: reason ?? '' }), now);
     return documentView(updated);
   });
 }

@@ -1,5 +1,5 @@
 import type { UserDetail, UserStatusChange, UserTrip, WalletHistoryEntry } from '@rideway/contract';
-import { documentProblems, fromMinor, maskContactForDemo, type BookingStatus, type DocumentKind, type DocumentStatus } from '@rideway/domain';
+import { fromMinor, maskContactForDemo, type BookingStatus } from '@rideway/domain';
 import { alias } from 'drizzle-orm/pg-core';
 import { and, desc, eq, isNotNull, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -9,6 +9,7 @@ import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import type { UserRow } from '../accounts/accounts';
 import { documentToday, documentView } from '../documents/service';
+import { driverProblems } from '../presence/online-rule';
 import { listDriverVehicles } from '../vehicles/service';
 import { getSettings } from '../settings/service';
 import { balanceMinor, history, walletEntryView } from '../wallet/ledger';
@@ -30,8 +31,7 @@ async function documentsOf(ctx: AppContext, target: UserRow): Promise<UserDetail
     ctx.db.select().from(driverDocuments).where(eq(driverDocuments.uid, target.id)).orderBy(desc(driverDocuments.createdAt)),
     documentToday(ctx),
   ]);
-  const states = rows.map((row) => ({ kind: row.kind as DocumentKind, status: row.status as DocumentStatus, expiresOn: row.expiresOn, createdAt: row.createdAt }));
-  return { documents: rows.slice(0, DOCUMENT_HISTORY).map(documentView), problems: documentProblems(states, today) };
+  return { documents: rows.slice(0, DOCUMENT_HISTORY).map(documentView), problems: await driverProblems(ctx.db, target.id, today) };
 }
 
 /** The user's trips as rider and as driver: both counts in one query, the newest few in another. */

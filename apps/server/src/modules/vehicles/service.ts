@@ -1,16 +1,18 @@
 import type { ReviewVehicle, Vehicle, VehicleAdd } from '@rideway/contract';
-import { activationRefusal, deletionRefusal, mayAddVehicle, mayReview, type VehicleStatus } from '@rideway/domain';
+import { activationRefusal, deletionRefusal, mayAddVehicle, mayReview, todayIn, vehicleName, type VehicleStatus } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, ne, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/unique-violation';
-import { carTypes, users, vehicles } from '../../db/schema';
+import { carTypes, driverDocuments, users, vehicles } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { deleteStoredFileOf, fileUrl, withStoredFile } from '../../providers/storage';
 import { checkedImage, DOCUMENT_FOLDER, tellDriver } from '../documents/service';
+import { driverProblems } from '../presence/online-rule';
 import { syncDriver } from '../presence/service';
+import { getSettings } from '../settings/service';
 import { numberKeyOf } from '../accounts/first-vehicle';
 
 /**
@@ -54,7 +56,7 @@ const numberTaken = (error: unknown): never => {
 };
 
 /** Serialises every change to one driver's vehicles (adding, switching, reviewing) on its user row. */
-const lockDriver = async (tx: Tx, uid: string) => (await tx.select({ id: users.id, queue: users.queue, fleetadmin: users.fleetadmin }).from(users).where(eq(users.id, uid)).for('update'))[0];
+const lockDriver = async (tx: Tx, uid: string) => (await tx.select({ id: users.id, queue: users.queue, fleetadmin: users.fleetadmin, online: users.driverActiveStatus }).from(users).where(eq(users.id, uid)).for('update'))[0];
 
 /** A driver's vehicles, oldest first: the driver's own list, and the admin's user page. */
 export async function listDriverVehicles(db: Db | Tx, uid: string): Promise<Vehicle[]> {
@@ -140,31 +142,51 @@ async function ownVehicle(db: Db | Tx, actor: Actor, id: string): Promise<Vehicl
   return row;
 }
 
-/** DELETE /api/driver/vehicles/:id: neither the active vehicle nor the last one; its photo goes after the commit. */
+/**
+ * DELETE /api/driver/vehicles/:id: neither the active vehicle nor the last one; its photo, and
+ * its registration and insurance (rows and files), go after the commit.
+ */
 export async function deleteVehicle(ctx: AppContext, actor: Actor, id: string): Promise<void> {
-  const image = await ctx.db.transaction(async (tx) => {
+  const images = await ctx.db.transaction(async (tx) => {
     await lockDriver(tx, actor.uid);
     const row = await ownVehicle(tx, actor, id);
     const held = (await tx.select({ n: count() }).from(vehicles).where(eq(vehicles.uid, actor.uid)))[0]?.n ?? 0;
     const refusal = deletionRefusal({ ...row, status: row.status as VehicleStatus }, held);
     if (refusal) throw new AppError(refusal);
+    const papers = await tx.delete(driverDocuments).where(eq(driverDocuments.vehicleId, id)).returning({ image: driverDocuments.image });
     await tx.delete(vehicles).where(eq(vehicles.id, id));
-    return row.image;
+    return [row.image, ...papers.map((paper) => paper.image)];
   });
-  await deleteStoredFileOf(ctx.storage, image);
+  for (const image of images) await deleteStoredFileOf(ctx.storage, image);
+}
+
+/**
+ * What would keep the driver offline in this vehicle on account of its registration and
+ * insurance; none while documents are not required.
+ */
+async function papersOf(ctx: AppContext, tx: Tx, uid: string, vehicleId: string) {
+  const settings = await getSettings(tx);
+  if (!settings.RequireDriverDocuments) return [];
+  const problems = await driverProblems(tx, uid, todayIn(ctx.now(), settings.timezone), { activeVehicleId: vehicleId });
+  return problems.filter((problem) => problem.vehicleId === vehicleId);
 }
 
 /**
  * POST /api/driver/vehicles/:id/activate: the driver drives this approved vehicle from now on.
  * Under the driver's row lock, so two switches at once end with one active vehicle, the user's
- * fields mirroring it; dispatch then matches its car type.
+ * fields mirroring it; dispatch then matches its car type. An online driver switches only to a
+ * vehicle whose registration and insurance are approved and in date (vehicle_documents_required,
+ * with what is wrong); an offline one may switch anyway and stays offline until they are
+ * (docs/decisions.md).
  */
 export async function activateVehicle(ctx: AppContext, actor: Actor, id: string): Promise<Vehicle> {
   const view = await ctx.db.transaction(async (tx) => {
     const driver = await lockDriver(tx, actor.uid);
     const row = await ownVehicle(tx, actor, id);
-    const refusal = activationRefusal({ ...row, status: row.status as VehicleStatus }, { queue: driver?.queue ?? false });
-    if (refusal) throw new AppError(refusal);
+    const online = driver?.online ?? false;
+    const problems = online && !row.active ? await papersOf(ctx, tx, actor.uid, id) : [];
+    const refusal = activationRefusal({ ...row, status: row.status as VehicleStatus }, { queue: driver?.queue ?? false, online, papersInOrder: problems.length === 0 });
+    if (refusal) throw new AppError(refusal, undefined, {}, refusal === 'vehicle_documents_required' ? { problems } : undefined);
     await tx.update(vehicles).set({ active: false }).where(and(eq(vehicles.uid, actor.uid), eq(vehicles.active, true), ne(vehicles.id, id)));
     const activated = (await tx.update(vehicles).set({ active: true }).where(eq(vehicles.id, id)).returning())[0] as VehicleRow;
     await tx.update(users).set(mirrorOf(activated)).where(eq(users.id, actor.uid));
@@ -189,12 +211,6 @@ export async function listVehiclesForReview(ctx: AppContext, actor: Actor, statu
     .limit(200);
   return rows.map((row) => ({ ...viewOf(row.vehicle), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: row.email }));
 }
-
-/** How the driver's texts name a vehicle: make, model and number as the driver typed them. */
-const vehicleName = (row: VehicleRow): string => {
-  const name = [row.vehicleMake, row.vehicleModel].filter(Boolean).join(' ') || row.carType;
-  return row.vehicleNumber ? `${name} (${row.vehicleNumber})` : name;
-};
 
 /**
  * POST /api/vehicles/:id/approve and /reject: an admin, or the driver's own fleet admin (anyone

@@ -22,7 +22,7 @@ function DecisionDialog({ deciding, onClose }: { deciding: Deciding; onClose: ()
   return (
     <ReviewDecisionDialog
       decision={decision}
-      subject={`${t(KIND_LABELS[document.kind])} · ${document.driverName}`}
+      subject={[t(KIND_LABELS[document.kind]), document.vehicle, document.driverName].filter(Boolean).join(' · ')}
       texts={DOCUMENT_TEXTS}
       pending={decide.isPending}
       decide={(reason, callbacks) => { decide.mutate({ id: document.id, decision, reason }, callbacks); }}
@@ -66,6 +66,7 @@ export function DocumentReviewPage() {
               </Stack>
               <Typography variant="body2">{`${t('document_driver')}: ${document.driverName}`}</Typography>
               {document.driverEmail && <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>{document.driverEmail}</Typography>}
+              {document.vehicle && <Typography variant="body2" data-testid="document-vehicle" sx={{ overflowWrap: 'anywhere' }}>{`${t('document_vehicle')}: ${document.vehicle}`}</Typography>}
               <Typography variant="body2">{t('document_expires_label', { date: document.expiresOn })}</Typography>
               <Typography variant="body2" color="text.secondary">{t('document_sent_on', { date: dates.dateTime(document.createdAt) })}</Typography>
               {document.reason && <Typography variant="body2" color="error">{`${t('document_reason')}: ${document.reason}`}</Typography>}

@@ -1,5 +1,5 @@
-import type { Vehicle } from '@rideway/contract';
-import { MAX_VEHICLES_PER_DRIVER } from '@rideway/domain';
+import type { DriverDocument, Vehicle } from '@rideway/contract';
+import { MAX_VEHICLES_PER_DRIVER, VEHICLE_DOCUMENT_KINDS } from '@rideway/domain';
 import { Alert, Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { CardListSkeleton } from '../../components/Skeletons';
 import { LICENCE_PHOTO_MAX_SIDE_PX } from '../../config/ui-constants';
 import { STATUS_COLOURS, STATUS_LABELS } from '../../utils/document-labels';
 import { scaledPhoto } from '../../utils/images';
+import { DocumentCard } from './DocumentCard';
 
 const PHOTO_SX = { width: 96, height: 64, objectFit: 'cover', borderRadius: 1, border: 1, borderColor: 'divider', flex: '0 0 auto' } as const;
 
@@ -22,8 +23,12 @@ export const vehicleTitle = (vehicle: Pick<Vehicle, 'carType' | 'vehicleMake' | 
   return vehicle.vehicleNumber ? `${name} · ${vehicle.vehicleNumber}` : name;
 };
 
-/** One vehicle: photo, car type, status and the reviewer's reason; made active or deleted. */
-function VehicleCard({ vehicle, count }: { vehicle: Vehicle; count: number }) {
+/**
+ * One vehicle: photo, car type, status and the reviewer's reason; made active or deleted; and its
+ * own registration and insurance, sent from here (issue 20 point 3: only the active vehicle's
+ * count for going online).
+ */
+function VehicleCard({ vehicle, count, papers, today }: { vehicle: Vehicle; count: number; papers: readonly DriverDocument[]; today: string }) {
   const { t } = useTranslation();
   const notify = useNotice();
   const activate = useActivateVehicle();
@@ -67,6 +72,17 @@ function VehicleCard({ vehicle, count }: { vehicle: Vehicle; count: number }) {
         </Stack>
       )}
       {error && <Alert severity="error" sx={{ mt: 1 }}>{error}</Alert>}
+      {vehicle.status !== 'rejected' && (
+        <Box component="section" aria-labelledby={`${titleId}-papers`} sx={{ mt: 2 }}>
+          <Typography id={`${titleId}-papers`} variant="subtitle2" component="h4" sx={{ mb: 0.5 }}>{t('vehicle_documents_title')}</Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{t(vehicle.active ? 'vehicle_documents_active_hint' : 'vehicle_documents_other_hint')}</Typography>
+          <Stack spacing={1.5}>
+            {VEHICLE_DOCUMENT_KINDS.map((kind) => (
+              <DocumentCard key={kind} kind={kind} current={papers.find((doc) => doc.kind === kind)} today={today} vehicle={{ id: vehicle.id, title }} />
+            ))}
+          </Stack>
+        </Box>
+      )}
     </Paper>
   );
 }
@@ -128,10 +144,11 @@ function AddVehicleForm() {
 
 /**
  * Issue 20 point 3: the driver's vehicles on its documents page: each with its photo, review
- * status and reason, the active one marked; an approved one is made active, and new ones added
- * (up to the domain's limit).
+ * status and reason, the active one marked, and its registration and insurance (`documents`: the
+ * newest of each kind per vehicle); an approved one is made active, and new ones added (up to the
+ * domain's limit).
  */
-export function VehiclesSection() {
+export function VehiclesSection({ documents, today }: { documents: readonly DriverDocument[]; today: string }) {
   const { t } = useTranslation();
   const { data, isPending } = useMyVehicles();
   const vehicles = data ?? [];
@@ -140,7 +157,7 @@ export function VehiclesSection() {
       <Typography id="vehicles-title" variant="h6" component="h2" gutterBottom>{t('vehicles_title')}</Typography>
       <Typography color="text.secondary" sx={{ mb: 2 }}>{t('vehicles_intro')}</Typography>
       <Stack spacing={2}>
-        {isPending ? <CardListSkeleton /> : vehicles.map((vehicle) => <VehicleCard key={vehicle.id} vehicle={vehicle} count={vehicles.length} />)}
+        {isPending ? <CardListSkeleton /> : vehicles.map((vehicle) => <VehicleCard key={vehicle.id} vehicle={vehicle} count={vehicles.length} papers={documents.filter((doc) => doc.vehicleId === vehicle.id)} today={today} />)}
         {!isPending && vehicles.length < MAX_VEHICLES_PER_DRIVER && <AddVehicleForm />}
       </Stack>
     </Box>

@@ -845,6 +845,9 @@ export const ar: Messages = {
   vehicle_active_delete: "لا يمكن حذف المركبة النشطة. فعّل مركبة أخرى أولًا.",
   vehicle_last_delete: "لا يمكن حذف مركبتك الوحيدة.",
   vehicle_number_taken: "لديك بالفعل مركبة بهذا الرقم.",
+  document_vehicle_required: "اختر المركبة التي تخصها هذه الاستمارة أو هذا التأمين.",
+  document_vehicle_not_allowed: "رخصة القيادة والهوية تخصانك أنت لا المركبة: أرسلها دون مركبة.",
+  vehicle_documents_required: "يجب أن تكون استمارة هذه المركبة وتأمينها موافقًا عليهما وساريين قبل التبديل إليها وأنت متصل. اقطع الاتصال للتبديل الآن.",
   vehicle_already_reviewed: "تمت مراجعة هذه المركبة بالفعل.",
   suspend_reason_required: "اذكر سبب الإيقاف؛ سيقرأه المستخدم.",
   approval_own_account: "لا يمكنك الموافقة على حسابك أو إيقافه.",
@@ -875,4 +878,8 @@ export const ar: Messages = {
   two_factor_back: "العودة إلى تسجيل الدخول",
   two_factor_continue: "متابعة",
   setting_RequireStaffTwoFactor: "يجب على المسؤولين ومسؤولي الأساطيل استخدام التحقق بخطوتين",
+  document_vehicle: "المركبة",
+  vehicle_documents_title: "الاستمارة والتأمين",
+  vehicle_documents_active_hint: "أنت تقود هذه المركبة: يجب أن تكون استمارتها وتأمينها موافقًا عليهما وساريين لتتمكن من الاتصال.",
+  vehicle_documents_other_hint: "أرسل أوراق هذه المركبة قبل التبديل إليها: أوراق المركبة النشطة وحدها تُحتسب للاتصال.",
 };

@@ -774,4 +774,8 @@ export const en: Messages = {
   two_factor_back: "Back to sign-in",
   two_factor_continue: "Continue",
   setting_RequireStaffTwoFactor: "Admins and fleet admins must use two-factor sign-in",
+  document_vehicle: "Vehicle",
+  vehicle_documents_title: "Registration and insurance",
+  vehicle_documents_active_hint: "You drive this vehicle: its registration and insurance must be approved and in date for you to go online.",
+  vehicle_documents_other_hint: "Send this vehicle's papers before you switch to it: only the active vehicle's count for going online.",
 };

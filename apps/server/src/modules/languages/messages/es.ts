@@ -846,6 +846,9 @@ export const es: Messages = {
   vehicle_last_delete: "No puedes eliminar tu único vehículo.",
   vehicle_number_taken: "Ya tienes un vehículo con esta matrícula.",
   vehicle_already_reviewed: "Este vehículo ya fue revisado.",
+  document_vehicle_required: "Elige el vehículo al que corresponde este permiso de circulación o seguro.",
+  document_vehicle_not_allowed: "El permiso de conducir o el documento de identidad son tuyos, no de un vehículo: envíalos sin vehículo.",
+  vehicle_documents_required: "El permiso de circulación y el seguro de este vehículo deben estar aprobados y vigentes para cambiar a él mientras estás conectado. Desconéctate para cambiar ahora.",
   suspend_reason_required: "Indica el motivo de la suspensión; el usuario lo leerá.",
   approval_own_account: "No puedes aprobar ni suspender tu propia cuenta.",
   two_factor_title: "Verificación en dos pasos",
@@ -875,4 +878,8 @@ export const es: Messages = {
   two_factor_back: "Volver al inicio de sesión",
   two_factor_continue: "Continuar",
   setting_RequireStaffTwoFactor: "Los administradores y administradores de flota deben usar la verificación en dos pasos",
+  document_vehicle: "Vehículo",
+  vehicle_documents_title: "Permiso de circulación y seguro",
+  vehicle_documents_active_hint: "Conduces este vehículo: su permiso de circulación y su seguro deben estar aprobados y vigentes para conectarte.",
+  vehicle_documents_other_hint: "Envía los papeles de este vehículo antes de cambiar a él: para conectarte solo cuentan los del vehículo activo.",
 };
