@@ -17,3 +17,5 @@ export const BOOK_FLOW_PORT = PORT + 7;
 export const GOOGLE_MAPS_PORT = PORT + 9;
 /** The local Google OpenID provider the platform's Google sign-in is pointed at (issue 20). */
 export const GOOGLE_OIDC_PORT = PORT + 10;
+/** A platform of its own with the hosted-page payment providers (Paystack, Flutterwave) against their local stand-ins (issue 22). */
+export const HOSTED_PAYMENTS_PORT = PORT + 12;

@@ -96,6 +96,19 @@ describe('configuration', () => {
     expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '0' })).toThrow(/SHUTDOWN_GRACE_MS/);
   });
 
+  it("reads Paystack's and Flutterwave's keys with their cross-checks (issue 22)", () => {
+    const paystack = loadConfig({ PAYSTACK_SECRET_KEY: 'sk_test_0123456789abcdef', PAYSTACK_API_URL: 'http://127.0.0.1:4001' });
+    expect(paystack).toMatchObject({ PAYSTACK_SECRET_KEY: 'sk_test_0123456789abcdef', PAYSTACK_API_URL: 'http://127.0.0.1:4001' });
+    expect(() => loadConfig({ PAYSTACK_SECRET_KEY: 'pk_test_0123456789abcdef' })).toThrow(/PAYSTACK_SECRET_KEY: a Paystack secret key/);
+    expect(() => loadConfig({ PAYSTACK_API_URL: 'http://127.0.0.1:4001' })).toThrow(/PAYSTACK_SECRET_KEY: required with PAYSTACK_API_URL/);
+    const flutterwave = loadConfig({ FLUTTERWAVE_SECRET_KEY: 'FLWSECK_TEST-0123456789abcdef-X', FLUTTERWAVE_SECRET_HASH: 'a-long-enough-secret-hash' });
+    expect(flutterwave).toMatchObject({ FLUTTERWAVE_SECRET_KEY: 'FLWSECK_TEST-0123456789abcdef-X', FLUTTERWAVE_SECRET_HASH: 'a-long-enough-secret-hash' });
+    expect(() => loadConfig({ FLUTTERWAVE_SECRET_KEY: 'FLWSECK_TEST-0123456789abcdef-X' })).toThrow(/FLUTTERWAVE_SECRET_HASH: FLUTTERWAVE_SECRET_KEY and FLUTTERWAVE_SECRET_HASH are set together/);
+    expect(() => loadConfig({ FLUTTERWAVE_SECRET_HASH: 'a-long-enough-secret-hash' })).toThrow(/FLUTTERWAVE_SECRET_KEY: FLUTTERWAVE_SECRET_KEY and/);
+    expect(() => loadConfig({ FLUTTERWAVE_SECRET_KEY: 'FLWPUBK_TEST-0123456789abcdef-X', FLUTTERWAVE_SECRET_HASH: 'short' })).toThrow(/FLUTTERWAVE_SECRET_KEY.*FLUTTERWAVE_SECRET_HASH/);
+    expect(() => loadConfig({ FLUTTERWAVE_API_URL: 'ftp://x' })).toThrow(/FLUTTERWAVE_API_URL/);
+  });
+
   it('names every bad variable at once', () => {
     expect(() => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://x', DEMO_DATA: 'maybe' })).toThrow(/PORT.*DATABASE_URL.*DEMO_DATA/);
   });

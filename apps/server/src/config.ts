@@ -100,6 +100,16 @@ export const configSchema = z.object({
   BRAINTREE_API_URL: optionalUrl(/^https?$/)
     .refine((value) => value === undefined || /^https?:\/\/[^/?#]+\/?$/.test(value), 'an http(s) address without a path, e.g. http://127.0.0.1:12112')
     .optional(),
+  /** A Paystack account's secret key (`sk_test_...` or `sk_live_...`, docs/payments-paystack.md): turns Paystack on. It also signs Paystack's notifications. A secret: sent to Paystack only, never logged. */
+  PAYSTACK_SECRET_KEY: z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9]{8,128}$/, 'a Paystack secret key (sk_test_..., sk_live_...)').optional(),
+  /** Paystack's API base instead of https://api.paystack.co: a test stand-in or a proxy. */
+  PAYSTACK_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A Flutterwave (v3) account's secret key (`FLWSECK_TEST-...` or `FLWSECK-...`, docs/payments-flutterwave.md): with the secret hash, turns Flutterwave on. A secret, never logged. */
+  FLUTTERWAVE_SECRET_KEY: z.string().trim().regex(/^FLWSECK(_TEST)?-[A-Za-z0-9-]{8,200}$/, 'a Flutterwave secret key (FLWSECK_TEST-..., FLWSECK-...)').optional(),
+  /** The secret hash set on Flutterwave's webhook settings: Flutterwave sends it in each notification's `verif-hash` header. A secret. */
+  FLUTTERWAVE_SECRET_HASH: z.string().trim().min(16, 'at least 16 characters').max(200).optional(),
+  /** Flutterwave's API base instead of https://api.flutterwave.com: a test stand-in or a proxy. */
+  FLUTTERWAVE_API_URL: optionalUrl(/^https?$/).optional(),
   /** Keys in Redis start with this, so several deployments (or test runs) can share one server. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('rideway'),
   /** A driver who reports no position for this long drops out of availability (0: never). */
@@ -277,6 +287,13 @@ export const configSchema = z.object({
     const missing = config.STRIPE_SECRET_KEY ? 'STRIPE_WEBHOOK_SECRET' : 'STRIPE_SECRET_KEY';
     context.addIssue({ code: 'custom', path: [missing], message: 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are set together' });
   }
+  // Paystack's and Flutterwave's API overrides mean nothing without their keys; Flutterwave takes money only with a way to verify its notifications.
+  if (config.PAYSTACK_API_URL && !config.PAYSTACK_SECRET_KEY) context.addIssue({ code: 'custom', path: ['PAYSTACK_SECRET_KEY'], message: 'required with PAYSTACK_API_URL' });
+  if (Boolean(config.FLUTTERWAVE_SECRET_KEY) !== Boolean(config.FLUTTERWAVE_SECRET_HASH)) {
+    const missing = config.FLUTTERWAVE_SECRET_KEY ? 'FLUTTERWAVE_SECRET_HASH' : 'FLUTTERWAVE_SECRET_KEY';
+    context.addIssue({ code: 'custom', path: [missing], message: 'FLUTTERWAVE_SECRET_KEY and FLUTTERWAVE_SECRET_HASH are set together' });
+  }
+  if (config.FLUTTERWAVE_API_URL && !config.FLUTTERWAVE_SECRET_KEY) context.addIssue({ code: 'custom', path: ['FLUTTERWAVE_SECRET_KEY'], message: 'required with FLUTTERWAVE_API_URL' });
   // Twilio needs its account, its token and a sender; one SMS provider at a time.
   if (config.TWILIO_ACCOUNT_SID || config.TWILIO_AUTH_TOKEN) {
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {

@@ -776,6 +776,8 @@ const WEB_KEYS = [
   'two_factor_back',
   'two_factor_continue',
   'setting_RequireStaffTwoFactor',
+  'provider_currencies',
+  'provider_currency_not_taken',
   // Issue 20 point 3: each vehicle's registration and insurance.
   'document_vehicle',
   'vehicle_documents_title',

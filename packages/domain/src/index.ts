@@ -33,6 +33,7 @@ export * from './dispatch';
 export * from './eta';
 export * from './topics';
 export * from './provider-units';
+export * from './payment-currencies';
 export * from './refund-limit';
 export * from './withdraw';
 export * from './saved-places';

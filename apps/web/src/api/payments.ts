@@ -61,11 +61,12 @@ export function useAdminRefund(id: string) {
   });
 }
 
-export type ProviderForAdmin = { name: string; testMode: boolean; checkoutLink: string; webhookUrl: string | null; savesCards: boolean };
+export type ProviderForAdmin = { name: string; testMode: boolean; checkoutLink: string; webhookUrl: string | null; savesCards: boolean; currencies: string[] | null; takesCurrency: boolean };
+export type ProvidersForAdmin = { providers: ProviderForAdmin[]; currency: string };
 export type PaymentEventRow = { id: number; provider: string; eventId: string; type: string; source: string; reference: string | null; amount: number | null; currency: string | null; outcome: string; detail: string | null; receivedAt: number };
 
 export function usePaymentProvidersForAdmin() {
-  return useQuery({ queryKey: ['payments', 'providers'], queryFn: async () => (await api<{ providers: ProviderForAdmin[] }>('/api/payments/providers')).providers });
+  return useQuery({ queryKey: ['payments', 'providers'], queryFn: () => api<ProvidersForAdmin>('/api/payments/providers') });
 }
 
 export function usePaymentEvents(limit = 50) {

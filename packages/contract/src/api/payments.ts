@@ -77,7 +77,8 @@ export const providerCheckoutSchema = z.object({
 export type ProviderCheckout = z.output<typeof providerCheckoutSchema>;
 
 /** Where a provider sends the rider back: our checkout attempt (and the provider's own parameters, not read). */
-export const providerReturnQuery = z.object({ attempt: z.string().max(100), cancelled: z.string().max(8).optional() });
+/** `status` is Flutterwave's word on its redirect (successful, failed, cancelled): only `cancelled` is read, for the landing's wording; the payment is still looked up. */
+export const providerReturnQuery = z.object({ attempt: z.string().max(100), cancelled: z.string().max(8).optional(), status: z.string().max(20).optional() });
 
 /** The nonce a provider's browser script (Braintree Drop-in) gives for a client checkout, posted from our page. */
 export const providerCompleteSchema = z.object({
@@ -172,8 +173,14 @@ export const paymentProvidersAdminResponse = z.object({
       /** Null for a provider without notifications (the embedded test provider). */
       webhookUrl: z.string().nullable(),
       savesCards: z.boolean(),
+      /** The currencies the provider takes (issue 22), null when it is not limited here. */
+      currencies: z.array(z.string()).nullable(),
+      /** False when it cannot take the settings currency: it is configured but not offered to riders. */
+      takesCurrency: z.boolean(),
     }),
   ),
+  /** The settings currency the providers were checked against. */
+  currency: z.string(),
 });
 
 export const paymentEventsQuery = z.object({ limit: z.coerce.number().int().min(1).max(200).default(50) });

@@ -43,12 +43,13 @@ async function settle(ctx: AppContext, provider: PaymentProviderPort, attempt: A
 }
 
 /** GET /api/payments/:provider/return: the provider's redirect back (or its cancel link). */
-export async function returnFromProvider(ctx: AppContext, provider: PaymentProviderPort, query: { attempt: string; cancelled?: string | undefined }): Promise<string> {
+export async function returnFromProvider(ctx: AppContext, provider: PaymentProviderPort, query: { attempt: string; cancelled?: string | undefined; status?: string | undefined }): Promise<string> {
   const attempt = await findAttempt(ctx, provider.name, query.attempt);
   if (!attempt) return landingOf(undefined, 'pending');
   if (attempt.status !== 'open' || !attempt.checkoutId) return landingOf(attempt, attempt.status === 'open' ? 'pending' : closedResult(attempt));
   const checkoutId = attempt.checkoutId;
-  if (query.cancelled === '1') {
+  // Our own cancel link, or Flutterwave's redirect after Cancel: the provider is still asked what happened.
+  if (query.cancelled === '1' || query.status === 'cancelled') {
     const result = provider.lookup ? await settle(ctx, provider, attempt, () => provider.lookup?.(checkoutId) ?? Promise.resolve(undefined), 'lookup') : 'pending';
     return landingOf(attempt, result === 'pending' ? 'cancelled' : result);
   }

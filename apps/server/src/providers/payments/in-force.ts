@@ -5,6 +5,7 @@
  * PAYMENT_TEST_PROVIDER=1 (tests). Elsewhere it is not listed, its routes do not exist, and a card
  * payment answers payment_provider_unavailable.
  */
+import { providerTakesCurrency } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import type { Config } from '../../config';
 import type { Db, Tx } from '../../db/client';
@@ -12,6 +13,9 @@ import { serverSecrets } from '../../db/schema';
 import type { PaymentProviderPort } from './port';
 import { braintreeProvider, braintreeSecurityPolicy, isBraintreeConfigured } from './braintree';
 import { paypalCheckoutOrigins, paypalProvider } from './paypal';
+import { paystackProvider } from './paystack';
+import { flutterwaveProvider } from './flutterwave';
+import { getSettings } from '../../modules/settings/service';
 import { STRIPE_CHECKOUT_ORIGIN, stripeProvider } from './stripe';
 import { testProvider } from './test-provider';
 
@@ -45,7 +49,7 @@ export function isTestProviderOn(db: Db, config: Pick<Config, 'PAYMENT_TEST_PROV
 }
 
 /**
- * The real providers configured here, in /get_providers order (stripe, paypal, braintree), each
+ * The real providers configured here, in /get_providers order (stripe, paypal, braintree, paystack, flutterwave), each
  * built once per configuration; then the extra adapters a test gave `buildApp` (never production
  * configuration).
  */
@@ -56,6 +60,8 @@ export function configuredProviders(config: Config): PaymentProviderPort[] {
       ...(config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET ? [stripeProvider(config)] : []),
       ...(config.PAYPAL_CLIENT_ID && config.PAYPAL_CLIENT_SECRET ? [paypalProvider(config)] : []),
       ...(isBraintreeConfigured(config) ? [braintreeProvider(config)] : []),
+      ...(config.PAYSTACK_SECRET_KEY ? [paystackProvider(config)] : []),
+      ...(config.FLUTTERWAVE_SECRET_KEY && config.FLUTTERWAVE_SECRET_HASH ? [flutterwaveProvider(config)] : []),
     ];
     adapters.set(config, built);
   }
@@ -70,9 +76,24 @@ export function addExtraProviders(config: Config, providers: readonly PaymentPro
   if (providers.length > 0) extras.set(config, [...(extras.get(config) ?? []), ...providers]);
 }
 
-/** The providers that take card payments here, in the order /get_providers lists them (test when on, stripe, paypal, braintree); none when empty. */
-export async function providersInForce(db: Db, config: Config): Promise<PaymentProviderPort[]> {
+/** Every provider switched on here, whatever the settings currency (the admins' payments page): test when on, then the configured ones. */
+export async function providersSwitchedOn(db: Db, config: Config): Promise<PaymentProviderPort[]> {
   return [...((await isTestProviderOn(db, config)) ? [testProvider] : []), ...configuredProviders(config)];
+}
+
+/** True when the provider takes this currency (issue 22, point 3: its documented list, packages/domain). */
+export const takesCurrency = (provider: PaymentProviderPort, currency: string): boolean => providerTakesCurrency(provider.name, currency, provider.currencies);
+
+/**
+ * The providers that take card payments here, in the order /get_providers lists them (test when
+ * on, stripe, paypal, braintree, paystack, flutterwave); none when empty. A provider that cannot
+ * take the settings currency is not among them (issue 22, point 3).
+ */
+export async function providersInForce(db: Db, config: Config): Promise<PaymentProviderPort[]> {
+  const switchedOn = await providersSwitchedOn(db, config);
+  if (switchedOn.every((provider) => !provider.currencies)) return switchedOn;
+  const { code } = await getSettings(db);
+  return switchedOn.filter((provider) => takesCurrency(provider, code));
 }
 
 /** The provider of this name that takes payments here, or undefined. */

@@ -145,6 +145,8 @@ export type PaymentProviderPort = {
   /** Removes a saved card at the provider (the rider removed it on the profile). */
   removeSavedCard?: (card: SavedCard) => Promise<void>;
   refund: (request: RefundRequest) => Promise<RefundResult>;
+  /** The currencies the provider takes (packages/domain payment-currencies); it is offered only for these. Any, when unset. */
+  currencies?: readonly string[];
   /**
    * The provider's hosts the browser needs, added to the security policy from the configuration
    * (http/security-policy.ts): where a checkout form is posted or redirected (`form-action`), its

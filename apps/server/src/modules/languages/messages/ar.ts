@@ -878,6 +878,8 @@ export const ar: Messages = {
   two_factor_back: "العودة إلى تسجيل الدخول",
   two_factor_continue: "متابعة",
   setting_RequireStaffTwoFactor: "يجب على المسؤولين ومسؤولي الأساطيل استخدام التحقق بخطوتين",
+  provider_currencies: "العملات",
+  provider_currency_not_taken: "لا يقبل {{provider}} العملة {{currency}} المحددة في الإعدادات: لا يُعرض على الركاب. يقبل {{currencies}}.",
   document_vehicle: "المركبة",
   vehicle_documents_title: "الاستمارة والتأمين",
   vehicle_documents_active_hint: "أنت تقود هذه المركبة: يجب أن تكون استمارتها وتأمينها موافقًا عليهما وساريين لتتمكن من الاتصال.",

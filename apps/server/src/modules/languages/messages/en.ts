@@ -774,6 +774,8 @@ export const en: Messages = {
   two_factor_back: "Back to sign-in",
   two_factor_continue: "Continue",
   setting_RequireStaffTwoFactor: "Admins and fleet admins must use two-factor sign-in",
+  provider_currencies: "Currencies",
+  provider_currency_not_taken: "{{provider}} does not take {{currency}}, the settings currency: riders are not offered it. It takes {{currencies}}.",
   document_vehicle: "Vehicle",
   vehicle_documents_title: "Registration and insurance",
   vehicle_documents_active_hint: "You drive this vehicle: its registration and insurance must be approved and in date for you to go online.",

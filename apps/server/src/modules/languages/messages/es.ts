@@ -878,6 +878,8 @@ export const es: Messages = {
   two_factor_back: "Volver al inicio de sesión",
   two_factor_continue: "Continuar",
   setting_RequireStaffTwoFactor: "Los administradores y administradores de flota deben usar la verificación en dos pasos",
+  provider_currencies: "Monedas",
+  provider_currency_not_taken: "{{provider}} no acepta {{currency}}, la moneda de la configuración: no se ofrece a los pasajeros. Acepta {{currencies}}.",
   document_vehicle: "Vehículo",
   vehicle_documents_title: "Permiso de circulación y seguro",
   vehicle_documents_active_hint: "Conduces este vehículo: su permiso de circulación y su seguro deben estar aprobados y vigentes para conectarte.",
