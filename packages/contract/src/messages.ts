@@ -718,6 +718,7 @@ const WEB_KEYS = [
   'user_no_vehicles',
   'user_trips',
   'user_trip_counts',
+  'user_trip_count_driven',
   'user_no_trips',
   'user_trip_as',
   'user_trip_status',

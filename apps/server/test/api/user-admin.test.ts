@@ -2,8 +2,9 @@ import { errorBody, type User, type UserDetail } from '@rideway/contract';
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { outbox, twoFactor, users, userStatusChanges } from '../../src/db/schema';
+import { bookings, outbox, twoFactor, users, userStatusChanges } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/accounts/accounts';
+import { drop, pickup } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, PASSWORD, type TestApp } from '../harness';
 
 /**
@@ -120,6 +121,26 @@ describe.each(ENGINES)('admin users on %s (issue 20 point 6)', (engine) => {
     expect([(await detail(fleet, rider.id)).statusCode]).toEqual([404]);
     expect([(await detail(admin, otherAdmin.id)).statusCode, (await detail(admin, admin.id)).statusCode]).toEqual([404, 404]);
     for (const as of [rider, driver]) expect([(await detail(as, driver.id)).statusCode, codeOf(await detail(as, driver.id))]).toEqual([403, 'forbidden']);
+  });
+
+  it("a fleet admin sees the trips its driver drove, never the rides it took as a rider; an admin sees both", async () => {
+    const fleet = await t.makeUser('fleetadmin');
+    const driver = await t.makeUser('driver', { fleetadmin: fleet.id, carType: 'Sedan' });
+    const rider = await t.makeUser('rider');
+    const trip = (customer: string, driverId: string | null, add: string) => ({
+      id: randomUUID(), reference: randomUUID().slice(0, 8), status: 'COMPLETE', carType: 'Sedan', customer, customerName: 'R', pickup: { ...pickup, add }, drop,
+      estimateMinor: 1500, estimateDistance: 3, estimateTime: 600, bookingDate: t.clock.now, tripdate: t.clock.now, tripCostMinor: 1500, currency: 'GBP',
+      convenienceFeesMinor: 150, driverShareMinor: 1350, customerPaidMinor: 1500, driver: driverId, driverName: 'Dee Driver', vehicleNumber: 'AB12', updatedAt: t.clock.now,
+    });
+    // One trip it drove; one ride it took itself, from its home, with another driver.
+    await t.db.insert(bookings).values([trip(rider.id, driver.id, 'A station'), trip(driver.id, null, "The driver's home")]);
+    const forFleet = (await detail(fleet, driver.id)).json<UserDetail>().trips;
+    expect(forFleet.asRider).toBeNull();
+    expect(forFleet.asDriver).toBe(1);
+    expect(forFleet.recent.map((row) => [row.role, row.pickupAddress])).toEqual([['driver', 'A station']]);
+    const forAdmin = (await detail(admin, driver.id)).json<UserDetail>().trips;
+    expect([forAdmin.asRider, forAdmin.asDriver]).toEqual([1, 1]);
+    expect(forAdmin.recent.map((row) => row.pickupAddress).sort()).toEqual(['A station', "The driver's home"]);
   });
 
   it('suspending needs a reason, which the user reads in its language', async () => {

@@ -64,6 +64,27 @@ describe.each(ENGINES)('driver vehicles on %s (issue 20 point 3)', (engine) => {
     expect(await mine(driver)).toEqual([expect.objectContaining({ carType: 'Sedan', vehicleMake: 'Ford', vehicleModel: 'Focus', vehicleNumber: 'SED 1', status: 'approved', active: true, image: null })]);
   });
 
+  it("stores a photo upright and without its metadata: a phone's GPS position and camera never reach the reviewer", async () => {
+    const driver = await sedanDriver();
+    // A phone's photo: taken sideways (EXIF orientation 6) with its place and camera in EXIF.
+    const original = await sharp({ create: { width: 40, height: 20, channels: 3, background: '#3366aa' } })
+      .jpeg()
+      .withMetadata({ orientation: 6 })
+      .withExif({ IFD0: { Make: 'PhoneCo', Model: 'Phone 9' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '51/1 30/1 0/1' } })
+      .toBuffer();
+    expect((await sharp(original).metadata()).exif).toBeDefined();
+    const response = await add(driver, car({ image: `data:image/jpeg;base64,${original.toString('base64')}` }));
+    expect(response.statusCode, response.body).toBe(201);
+    const stored = await t.request({ method: 'GET', url: response.json<{ vehicle: Vehicle }>().vehicle.image ?? '', as: driver });
+    expect(stored.statusCode).toBe(200);
+    const meta = await sharp(stored.rawPayload).metadata();
+    expect(meta.format).toBe('jpeg');
+    expect(meta.exif).toBeUndefined();
+    expect(stored.rawPayload.includes(Buffer.from('PhoneCo'))).toBe(false);
+    // Turned as the phone meant it: 20 wide, 40 high.
+    expect([meta.width, meta.height]).toEqual([20, 40]);
+  });
+
   it('adds a vehicle for review, approves it, makes it active, and dispatch matches its car type', async () => {
     const driver = await sedanDriver();
     const suv = await added(driver);
@@ -251,6 +272,23 @@ describe.each(ENGINES)('driver vehicles on %s (issue 20 point 3)', (engine) => {
     expect(await t.db.select().from(vehicles).where(eq(vehicles.uid, driver.id))).toEqual([]);
     expect(await t.db.select().from(driverDocuments).where(eq(driverDocuments.uid, driver.id))).toEqual([]);
     expect((await t.request({ method: 'GET', url: car.image ?? '', as: admin })).statusCode).toBe(404);
+  });
+
+  it("in demo mode the review lists hide the drivers' emails, as the users list does", async () => {
+    const driver = await sedanDriver();
+    await added(driver);
+    await t.request({ method: 'PUT', url: '/api/driver/documents/licence_front', as: driver, payload: { image: png, expiresOn: '2031-01-31' } });
+    const emails = async () => ({
+      vehicles: (await t.request({ method: 'GET', url: '/api/vehicles?status=pending', as: admin })).json<{ vehicles: ReviewVehicle[] }>().vehicles.filter((row) => row.uid === driver.id).map((row) => row.driverEmail),
+      documents: (await t.request({ method: 'GET', url: '/api/documents?status=pending', as: admin })).json<{ documents: { uid: string; driverEmail: string | null }[] }>().documents.filter((row) => row.uid === driver.id).map((row) => row.driverEmail),
+    });
+    expect(await emails()).toEqual({ vehicles: [driver.email], documents: [driver.email] });
+    await t.setSettings({ AllowCriticalEditsAdmin: false });
+    try {
+      expect(await emails()).toEqual({ vehicles: ['Hidden for Demo'], documents: ['Hidden for Demo'] });
+    } finally {
+      await t.setSettings({ AllowCriticalEditsAdmin: true });
+    }
   });
 
   it('refuses riders, other roles and the signed out', async () => {

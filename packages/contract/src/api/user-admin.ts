@@ -52,7 +52,8 @@ export const userDetailResponse = z.object({
   user: userSchema,
   documents: z.object({ documents: z.array(driverDocumentSchema), problems: z.array(documentProblemSchema) }),
   vehicles: z.array(vehicleSchema),
-  trips: z.object({ asRider: z.number().int(), asDriver: z.number().int(), recent: z.array(userTripSchema) }),
+  /** asRider is null for a fleet admin, who sees only the trips its driver drove. */
+  trips: z.object({ asRider: z.number().int().nullable(), asDriver: z.number().int(), recent: z.array(userTripSchema) }),
   wallet: z.object({ walletBalance: money, recent: z.array(walletHistoryEntrySchema) }),
   ratings: z.object({ userrating: z.number().nullable(), count: z.number().int(), recent: z.array(userRatingSchema) }),
   statusHistory: z.array(userStatusChangeSchema),

@@ -1,5 +1,5 @@
 import { MAX_DOCUMENT_BYTES, type DocumentUpload, type DriverDocument, type MyDocuments, type ReviewDocument } from '@rideway/contract';
-import { isAcceptableExpiry, isVehicleDocumentKind, todayIn, vehicleName, type DocumentKind, type DocumentStatus } from '@rideway/domain';
+import { isAcceptableExpiry, isVehicleDocumentKind, maskContactForDemo, todayIn, vehicleName, type DocumentKind, type DocumentStatus } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -53,7 +53,7 @@ export async function myDocuments(ctx: AppContext, actor: Actor): Promise<MyDocu
   return { documents: [...newest.values()].map(documentView), problems, required: settings.RequireDriverDocuments };
 }
 
-const SHARP_FORMATS: Record<string, string> = { png: 'png', jpg: 'jpeg', webp: 'webp' };
+const SHARP_FORMATS: Record<string, 'png' | 'jpeg' | 'webp'> = { png: 'png', jpg: 'jpeg', webp: 'webp' };
 
 /**
  * The image a driver sends, checked by its bytes: a PNG, JPEG or WebP of at most 5 MiB that
@@ -66,12 +66,16 @@ export async function checkedImage(dataUrl: string): Promise<{ bytes: Uint8Array
   const sharp = await imageLibrary();
   try {
     const meta = await sharp(decoded.bytes, { limitInputPixels: 50_000_000 }).metadata();
-    if (meta.format !== SHARP_FORMATS[decoded.extension] || !meta.width || !meta.height) throw new Error('format');
-    await sharp(decoded.bytes, { limitInputPixels: 50_000_000 }).stats();
+    const format = SHARP_FORMATS[decoded.extension];
+    if (format === undefined || meta.format !== format || !meta.width || !meta.height) throw new Error('format');
+    // Stored re-encoded, turned upright and without the file's metadata: a phone's photo carries
+    // where and when it was taken (EXIF GPS), which is the driver's, not the reviewer's, to know.
+    // Decoding the whole image also proves it is one.
+    const bytes = await sharp(decoded.bytes, { limitInputPixels: 50_000_000 }).rotate().toFormat(format, format === 'jpeg' ? { quality: 90 } : {}).toBuffer();
+    return { bytes: new Uint8Array(bytes), extension: decoded.extension };
   } catch {
     throw new AppError('proper_document_image', 'image');
   }
-  return decoded;
 }
 
 /**
@@ -114,7 +118,7 @@ export async function uploadDocument(ctx: AppContext, actor: Actor, kind: Docume
   return documentView(row);
 }
 
-/** GET /api/documents: documents to review, oldest first; a fleet admin sees its own drivers' only. */
+/** GET /api/documents: documents to review, oldest first; a fleet admin sees its own drivers' only. In demo mode the drivers' emails are hidden, as in the users list. */
 export async function listForReview(ctx: AppContext, actor: Actor, status: DocumentStatus | undefined): Promise<ReviewDocument[]> {
   const filters: SQL[] = [];
   if (status) filters.push(eq(driverDocuments.status, status));
@@ -127,7 +131,8 @@ export async function listForReview(ctx: AppContext, actor: Actor, status: Docum
     .where(and(...filters))
     .orderBy(status === 'pending' ? asc(driverDocuments.createdAt) : desc(driverDocuments.createdAt))
     .limit(200);
-  return rows.map((row) => ({ ...documentView(row.document), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: row.email, vehicle: row.vehicle ? vehicleName(row.vehicle) : null }));
+  const settings = await getSettings(ctx.db);
+  return rows.map((row) => ({ ...documentView(row.document), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: maskContactForDemo({ email: row.email }, settings).email, vehicle: row.vehicle ? vehicleName(row.vehicle) : null }));
 }
 
 /** The kind's name in the driver's language, for the texts sent. */

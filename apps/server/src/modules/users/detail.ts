@@ -35,8 +35,8 @@ async function documentsOf(ctx: AppContext, target: UserRow): Promise<UserDetail
 }
 
 /** The user's trips as rider and as driver: both counts in one query, the newest few in another. */
-async function tripsOf(db: Db, uid: string): Promise<UserDetail['trips']> {
-  const either = or(eq(bookings.customer, uid), eq(bookings.driver, uid));
+async function tripsOf(db: Db, uid: string, { drivenOnly }: { drivenOnly: boolean }): Promise<UserDetail['trips']> {
+  const either = drivenOnly ? eq(bookings.driver, uid) : or(eq(bookings.customer, uid), eq(bookings.driver, uid));
   const [counts, rows] = await Promise.all([
     db
       .select({
@@ -64,7 +64,7 @@ async function tripsOf(db: Db, uid: string): Promise<UserDetail['trips']> {
     trip_cost: fromMinor(row.tripCostMinor),
     currency: row.currency,
   }));
-  return { asRider: counts[0]?.asRider ?? 0, asDriver: counts[0]?.asDriver ?? 0, recent };
+  return { asRider: drivenOnly ? null : (counts[0]?.asRider ?? 0), asDriver: counts[0]?.asDriver ?? 0, recent };
 }
 
 /** The balance (the ledger's sum) and the newest entries, each naming its trip. */
@@ -133,7 +133,8 @@ export async function userDetail(ctx: AppContext, actor: Actor, id: string): Pro
     getSettings(ctx.db),
     documentsOf(ctx, target),
     target.usertype === 'driver' ? listDriverVehicles(ctx.db, target.id) : [],
-    tripsOf(ctx.db, target.id),
+    // A fleet admin manages its drivers' work: the rides a driver takes as a rider are its own life.
+    tripsOf(ctx.db, target.id, { drivenOnly: actor.usertype === 'fleetadmin' }),
     walletOfUser(ctx.db, target.id),
     ratingsOf(ctx.db, target),
     statusHistoryOf(ctx.db, target.id),

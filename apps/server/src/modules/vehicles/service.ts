@@ -1,5 +1,5 @@
 import type { ReviewVehicle, Vehicle, VehicleAdd } from '@rideway/contract';
-import { activationRefusal, deletionRefusal, mayAddVehicle, mayReview, todayIn, vehicleName, type VehicleStatus } from '@rideway/domain';
+import { activationRefusal, deletionRefusal, maskContactForDemo, mayAddVehicle, mayReview, todayIn, vehicleName, type VehicleStatus } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, ne, type SQL } from 'drizzle-orm';
 import type { AppContext } from '../../context';
@@ -197,7 +197,7 @@ export async function activateVehicle(ctx: AppContext, actor: Actor, id: string)
   return view;
 }
 
-/** GET /api/vehicles: vehicles to review, oldest first when pending; a fleet admin sees its own drivers' only. */
+/** GET /api/vehicles: vehicles to review, oldest first when pending; a fleet admin sees its own drivers' only. In demo mode the drivers' emails are hidden, as in the users list. */
 export async function listVehiclesForReview(ctx: AppContext, actor: Actor, status: VehicleStatus | undefined): Promise<ReviewVehicle[]> {
   const filters: SQL[] = [];
   if (status) filters.push(eq(vehicles.status, status));
@@ -209,7 +209,8 @@ export async function listVehiclesForReview(ctx: AppContext, actor: Actor, statu
     .where(and(...filters))
     .orderBy(status === 'pending' ? asc(vehicles.createdAt) : desc(vehicles.createdAt))
     .limit(200);
-  return rows.map((row) => ({ ...viewOf(row.vehicle), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: row.email }));
+  const settings = await getSettings(ctx.db);
+  return rows.map((row) => ({ ...viewOf(row.vehicle), driverName: `${row.firstName} ${row.lastName}`.trim(), driverEmail: maskContactForDemo({ email: row.email }, settings).email }));
 }
 
 /**

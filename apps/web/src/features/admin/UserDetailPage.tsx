@@ -241,7 +241,7 @@ function TripsSection({ detail }: { detail: UserDetail }) {
   const { trips } = detail;
   return (
     <SectionCard title={t('user_trips')}>
-      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{t('user_trip_counts', { rider: trips.asRider, driver: trips.asDriver })}</Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 1 }}>{trips.asRider === null ? t('user_trip_count_driven', { driver: trips.asDriver }) : t('user_trip_counts', { rider: trips.asRider, driver: trips.asDriver })}</Typography>
       {trips.recent.length === 0 ? (
         <Typography color="text.secondary">{t('user_no_trips')}</Typography>
       ) : (

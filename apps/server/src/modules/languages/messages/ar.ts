@@ -803,6 +803,7 @@ export const ar: Messages = {
   user_no_vehicles: "لا توجد مركبات.",
   user_trips: "الرحلات",
   user_trip_counts: "{{rider}} كراكب · {{driver}} كسائق",
+  user_trip_count_driven: "{{driver}} كسائق",
   user_no_trips: "لا توجد رحلات بعد.",
   user_trip_as: "بصفة",
   user_trip_status: "الحالة",

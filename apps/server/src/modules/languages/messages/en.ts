@@ -716,6 +716,7 @@ export const en: Messages = {
   user_no_vehicles: "No vehicles.",
   user_trips: "Trips",
   user_trip_counts: "{{rider}} as rider · {{driver}} as driver",
+  user_trip_count_driven: "{{driver}} driven",
   user_no_trips: "No trips yet.",
   user_trip_as: "As",
   user_trip_status: "Status",

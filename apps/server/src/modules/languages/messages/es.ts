@@ -803,6 +803,7 @@ export const es: Messages = {
   user_no_vehicles: "No tiene vehículos.",
   user_trips: "Viajes",
   user_trip_counts: "{{rider}} como pasajero · {{driver}} como conductor",
+  user_trip_count_driven: "{{driver}} como conductor",
   user_no_trips: "Aún no hay viajes.",
   user_trip_as: "Como",
   user_trip_status: "Estado",
