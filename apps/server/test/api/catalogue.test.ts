@@ -280,5 +280,23 @@ describe.each(ENGINES)('the admin catalogue on %s (spec sections 2, 3, 5, 6)', (
       }
       expect(languages.ar.messages.past_booking_error).not.toBe(languages.en.messages.past_booking_error);
     });
+
+    it('/get_languages?messages=es: every language listed, with the messages of Spanish and of the default only (issue 21 point 5)', async () => {
+      const full = await t.request({ method: 'GET', url: '/get_languages' });
+      const one = await t.request({ method: 'GET', url: '/get_languages?messages=es' });
+      const languages = one.json();
+      expect(Object.keys(languages)).toEqual(['en', 'ar', 'es']);
+      expect(languages.ar).toEqual({ name: 'العربية', dir: 'rtl', default: false, messages: {} });
+      expect(languages.es.messages).toEqual(full.json().es.messages);
+      expect(languages.en.messages).toEqual(full.json().en.messages);
+      // A page that shows one language loads about a third of the bytes.
+      expect(one.body.length).toBeLessThan(full.body.length * 0.7);
+      // None named (a first visit): the default's messages alone. An unknown code is ignored.
+      const first = (await t.request({ method: 'GET', url: '/get_languages?messages=' })).json();
+      expect([Object.keys(first.en.messages).length > 0, first.es.messages, first.ar.messages]).toEqual([true, {}, {}]);
+      expect((await t.request({ method: 'GET', url: '/get_languages?messages=xx' })).json().es.messages).toEqual({});
+      const bad = await t.request({ method: 'GET', url: '/get_languages?messages=%3Cscript%3E' });
+      expect([bad.statusCode, codeOf(bad)]).toEqual([400, 'validation_error']);
+    });
   });
 });

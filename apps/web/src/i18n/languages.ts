@@ -8,19 +8,26 @@ type LanguageFile = Omit<Language, 'code'> & { messages: Record<string, string> 
 
 const STORED = 'rideway.language';
 
+/** The language files, with the messages of `codes` and of the default only (the server's ?messages=). */
+async function languageFiles(codes: readonly string[]): Promise<Record<string, LanguageFile>> {
+  const response = await fetch(`/get_languages?messages=${encodeURIComponent(codes.join(','))}`);
+  return (await response.json()) as Record<string, LanguageFile>;
+}
+
 /**
- * Loads every language file from the server (admins may edit them) and starts i18next in the
- * visitor's last choice, else the default. Missing keys fall back to the default language.
+ * Loads the language list and the messages of the visitor's last choice (admins may edit them on
+ * the server), and starts i18next in that choice, else the default. Only the language shown and
+ * the default (where missing keys fall back) are loaded: every other one comes when chosen.
  */
 export async function startI18n(): Promise<Language[]> {
-  const response = await fetch('/get_languages');
-  const files = (await response.json()) as Record<string, LanguageFile>;
+  const stored = localStorage.getItem(STORED);
+  const files = await languageFiles(stored ? [stored] : []);
   const languages = Object.entries(files).map(([code, file]) => ({ code, name: file.name, dir: file.dir, default: file.default }));
   const fallback = languages.find((language) => language.default)?.code ?? DEFAULT_LANGUAGE;
-  const stored = localStorage.getItem(STORED);
+  const loaded = Object.entries(files).filter(([code, file]) => code === fallback || Object.keys(file.messages).length > 0);
   await i18next.use(initReactI18next).init({
-    resources: Object.fromEntries(Object.entries(files).map(([code, file]) => [code, { translation: file.messages }])),
-    lng: stored && stored in files ? stored : fallback,
+    resources: Object.fromEntries(loaded.map(([code, file]) => [code, { translation: file.messages }])),
+    lng: stored && loaded.some(([code]) => code === stored) ? stored : fallback,
     fallbackLng: fallback,
     interpolation: { escapeValue: false },
   });
@@ -28,6 +35,10 @@ export async function startI18n(): Promise<Language[]> {
 }
 
 export async function chooseLanguage(code: string): Promise<void> {
+  if (!i18next.hasResourceBundle(code, 'translation')) {
+    const messages = (await languageFiles([code]))[code]?.messages;
+    if (messages) i18next.addResourceBundle(code, 'translation', messages);
+  }
   localStorage.setItem(STORED, code);
   await i18next.changeLanguage(code);
 }

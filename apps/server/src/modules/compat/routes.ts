@@ -1,6 +1,7 @@
 import {
   checkUserExistsRequestSchema,
   checkUserExistsResponse,
+  languageMapQuery,
   languageMapResponse,
   providersResponse,
   sendNotificationRequestSchema,
@@ -40,8 +41,8 @@ export function compatRoutes(app: RouteApp, ctx: AppContext): void {
 
   app.get('/get_languages', {
     config: { access: 'public' },
-    schema: { summary: 'Every language file by code, the default first', response: { 200: languageMapResponse } },
-  }, () => languageMap(ctx.db));
+    schema: { summary: 'Every language file by code, the default first (?messages=es: the messages of those and of the default only)', querystring: languageMapQuery, response: { 200: languageMapResponse } },
+  }, (request) => languageMap(ctx.db, request.query.messages?.split(',')));
 
   app.post('/send_notification', {
     config: { access: ADMIN },

@@ -23,10 +23,14 @@ export async function installLanguages(db: Db): Promise<void> {
   await dataChanged('languages');
 }
 
-/** Section 7 GET /get_languages: a map of languages, the default first. */
-export async function languageMap(db: Db): Promise<Record<string, LanguageFile>> {
+/**
+ * Section 7 GET /get_languages: a map of languages, the default first. With `withMessages`, only
+ * those languages and the default carry their messages (the others an empty set).
+ */
+export async function languageMap(db: Db, withMessages?: readonly string[]): Promise<Record<string, LanguageFile>> {
   // Held in the process until the languages change (db/read-cache.ts); a copy of the map to each caller.
   const rows = await readThrough(db, 'languages', () => db.select().from(languages).orderBy(asc(languages.position)));
   // dir is stored from BUILT_IN_LANGUAGES, whose directions are 'ltr' or 'rtl'.
-  return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir as LanguageFile['dir'], default: row.isDefault, messages: row.messages }]));
+  const carries = (row: { code: string; isDefault: boolean }) => withMessages === undefined || row.isDefault || withMessages.includes(row.code);
+  return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir as LanguageFile['dir'], default: row.isDefault, messages: carries(row) ? row.messages : {} }]));
 }
