@@ -16,8 +16,8 @@ import { report } from './measure';
  * The accept race: 8 drivers accept one booking at once, exactly one wins. Through the API
  * (session, route table, the locked booking, the domain's plan, driver details, queue flag,
  * notices and events in one transaction) against the bare conditional UPDATE that decides the
- * race, on the same embedded database. Races per second; no target, the ratio shows what the
- * whole step costs over the one statement.
+ * race, on the same embedded database. Races per second. Target (issue 21 point 6): at least 0.3x
+ * of the bare UPDATE; below it the bench prints BELOW and why.
  */
 const RACERS = 8;
 const RACES = 60;
@@ -83,7 +83,12 @@ for (let round = 0; round < 3; round += 1) {
   api.push(await racesPerSecond(throughApi));
   bare.push(await racesPerSecond(bareUpdate));
 }
-report(`accept race, ${String(RACERS)} drivers at once, exactly one wins: through the API vs a bare conditional UPDATE`, median(api), median(bare));
-export const passed = true;
+export const passed = report(`accept race, ${String(RACERS)} drivers at once, exactly one wins: through the API vs a bare conditional UPDATE`, median(api), median(bare), { min: 0.3 });
+if (!passed) {
+  // Why, for the note: the bare race is 8 single statements; through the API each of the 8 is a
+  // request and a transaction (begin, the locked booking, the driver, commit or rollback), and the
+  // winner's also writes the driver's queue flag, the notices and the live events with the booking.
+  console.log("  note: each racer is a whole request and transaction (7 of them roll back after the booking's lock); the winner writes its notices and events with the booking, which the bare UPDATE does not");
+}
 await app.close();
 await database.close();
