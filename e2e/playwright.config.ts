@@ -62,7 +62,7 @@ export default defineConfig({
         GOOGLE_ISSUER: `http://127.0.0.1:${googleOidcPort}`,
         // The whole suite signs up more people from one address than the 20 an hour a real address
         // may (each spec makes its own); the limit itself is tested by the API tests (rate-limits.test.ts).
-        RATE_LIMIT_OVERRIDES: 'signup.address=500/1h',
+        RATE_LIMIT_OVERRIDES: 'signup.address=500/1h, booking.user=500/1h',
       },
       reuseExistingServer: false,
       timeout: 60_000,

@@ -7,6 +7,7 @@ import { Link as RouterLink } from 'react-router';
 import { BOOKINGS, useBookings } from '../../api/bookings';
 import { errorKey } from '../../api/client';
 import { CardListSkeleton } from '../../components/Skeletons';
+import { VirtualList } from '../../components/VirtualList';
 import { useLiveTopic } from '../../api/live';
 import { useMe } from '../../api/session';
 import { useMoney } from '../../hooks/use-money';
@@ -92,9 +93,7 @@ export function BookingsPage({ driverPanel }: { driverPanel: (me: User) => React
       {bookings.isError && <Typography color="error">{t(errorKey(bookings.error))}</Typography>}
       {history?.length === 0 && <Typography>{t('no_bookings')}</Typography>}
       {manager && history && history.length >= BOOKING_LIST_LIMIT && <Typography color="text.secondary" sx={{ mb: 2 }}>{t('bookings_newest_shown', { count: BOOKING_LIST_LIMIT })}</Typography>}
-      <Stack spacing={2}>
-        {history?.map((booking) => <BookingCard key={booking.id} booking={booking} me={me} />)}
-      </Stack>
+      {history && <VirtualList items={history} itemKey={(booking) => booking.id} render={(booking) => <BookingCard booking={booking} me={me} />} />}
     </Container>
   );
 }
