@@ -1,6 +1,12 @@
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { startFlutterwave, type FlutterwaveStandIn } from '../../apps/server/test/stand-ins/flutterwave';
+import { startLiqpay, type LiqpayStandIn } from '../../apps/server/test/stand-ins/liqpay';
+import { startPaytm, type PaytmStandIn } from '../../apps/server/test/stand-ins/paytm';
 import { startPaystack, type PaystackStandIn } from '../../apps/server/test/stand-ins/paystack';
+import { startPayfast, type PayfastStandIn } from '../../apps/server/test/stand-ins/payfast';
+import { startPayulatam, type PayuStandIn } from '../../apps/server/test/stand-ins/payulatam';
+import { startMercadoPago, type MercadoPagoStandIn } from '../../apps/server/test/stand-ins/mercadopago';
+import { startCulqi, type CulqiStandIn } from '../../apps/server/test/stand-ins/culqi';
 import { startPlatform } from '../support/platform';
 import { HOSTED_PAYMENTS_PORT } from '../support/ports';
 import { apiSignIn, signIn } from '../support/session';
@@ -16,18 +22,56 @@ const origin = `http://127.0.0.1:${String(HOSTED_PAYMENTS_PORT)}`;
 test.use({ baseURL: origin });
 
 let paystack: PaystackStandIn;
+let payfast: PayfastStandIn;
+let payulatam: PayuStandIn;
 let flutterwave: FlutterwaveStandIn;
+let mercadopago: MercadoPagoStandIn;
+let culqi: CulqiStandIn;
+let liqpay: LiqpayStandIn;
+let paytm: PaytmStandIn;
 let platform: { stop: () => void } | undefined;
 
 test.beforeAll(async () => {
   paystack = await startPaystack();
+  payfast = await startPayfast();
+  payulatam = await startPayulatam();
   flutterwave = await startFlutterwave();
+  mercadopago = await startMercadoPago();
+  culqi = await startCulqi();
+  liqpay = await startLiqpay();
+  paytm = await startPaytm();
+  paytm.webhookUrl = `${origin}/api/payments/paytm/webhook`;
   platform = await startPlatform(HOSTED_PAYMENTS_PORT, {
     PAYSTACK_SECRET_KEY: paystack.secretKey,
     PAYSTACK_API_URL: paystack.url,
+    PAYFAST_MERCHANT_ID: payfast.merchantId,
+    PAYFAST_MERCHANT_KEY: payfast.merchantKey,
+    PAYFAST_PASSPHRASE: payfast.passphrase,
+    PAYFAST_API_URL: payfast.url,
+    PAYULATAM_API_KEY: payulatam.apiKey,
+    PAYULATAM_API_LOGIN: payulatam.apiLogin,
+    PAYULATAM_MERCHANT_ID: payulatam.merchantId,
+    PAYULATAM_ACCOUNT_ID: payulatam.accountId,
+    PAYULATAM_TEST: '1',
+    PAYULATAM_API_URL: payulatam.url,
     FLUTTERWAVE_SECRET_KEY: flutterwave.secretKey,
     FLUTTERWAVE_SECRET_HASH: flutterwave.secretHash,
     FLUTTERWAVE_API_URL: flutterwave.url,
+    MERCADOPAGO_ACCESS_TOKEN: mercadopago.accessToken,
+    MERCADOPAGO_WEBHOOK_SECRET: mercadopago.webhookSecret,
+    MERCADOPAGO_API_URL: mercadopago.url,
+    CULQI_PUBLIC_KEY: culqi.publicKey,
+    CULQI_SECRET_KEY: culqi.secretKey,
+    CULQI_API_URL: culqi.url,
+    // Culqi Checkout's own script cannot run here (its widget works only on Culqi's domains): a local address stands for it.
+    CULQI_CHECKOUT_SCRIPT_URL: `${culqi.url}/js/v4`,
+    LIQPAY_PUBLIC_KEY: liqpay.publicKey,
+    LIQPAY_PRIVATE_KEY: liqpay.privateKey,
+    LIQPAY_API_URL: liqpay.apiUrl,
+    PAYTM_MERCHANT_ID: paytm.mid,
+    PAYTM_MERCHANT_KEY: paytm.merchantKey,
+    PAYTM_WEBSITE: 'WEBSTAGING',
+    PAYTM_API_URL: paytm.url,
     PAYMENT_TIMEOUT_MS: '5000',
     PUBLIC_URL: origin,
   });
@@ -36,7 +80,13 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   platform?.stop();
   await paystack.close();
+  await payfast.close();
+  await payulatam.close();
   await flutterwave.close();
+  await mercadopago.close();
+  await culqi.close();
+  await liqpay.close();
+  await paytm.close();
 });
 
 type HostedProvider = {
@@ -53,6 +103,39 @@ type HostedProvider = {
 const shot = (provider: string, name: string) => `screenshots/hosted-${provider}-${name}-1280.png`;
 
 const PROVIDERS: HostedProvider[] = [
+  {
+    // A form post: our page posts PayFast's signed form to /eng/process; PayFast sends its ITN (validated back), then the rider to return_url.
+    name: 'payfast',
+    label: 'PayFast',
+    currency: { code: 'ZAR', symbol: 'R' },
+    pay: async (page, amount) => {
+      await page.waitForURL(`${payfast.url}/eng/process`);
+      await expect(page.locator('#total')).toHaveText(`R ${amount}`);
+      await page.screenshot({ path: shot('payfast', 'page'), animations: 'disabled' });
+      await page.getByRole('button', { name: `Pay R ${amount}` }).click();
+    },
+    check: (bookingId, amount) => {
+      const taken = [...payfast.payments.values()].filter((payment) => payment.fields.custom_str1 === bookingId);
+      expect(taken.map((payment) => [payment.status, payment.fields.amount])).toEqual([['COMPLETE', amount]]);
+      expect(payfast.validations.length).toBeGreaterThan(0);
+    },
+  },
+  {
+    // A form post: our page posts the signed WebCheckout form; PayU posts the confirmation page, then the rider to responseUrl (looked up with the Queries API).
+    name: 'payulatam',
+    label: 'PayU Latam',
+    currency: { code: 'COP', symbol: '$' },
+    pay: async (page, amount) => {
+      await page.waitForURL(`${payulatam.url}/ppp-web-gateway-payu/`);
+      await expect(page.locator('#total')).toHaveText(`COP ${amount}`);
+      await page.screenshot({ path: shot('payulatam', 'page'), animations: 'disabled' });
+      await page.getByRole('button', { name: `Pay COP ${amount}` }).click();
+    },
+    check: (bookingId, amount) => {
+      const taken = [...payulatam.orders.values()].filter((order) => order.referenceCode.startsWith(`${bookingId}.`));
+      expect(taken.map((order) => [order.transactions.map((transaction) => transaction.state), order.amount, order.currency])).toEqual([[['APPROVED'], amount, 'COP']]);
+    },
+  },
   {
     name: 'test',
     label: 'Test provider',
@@ -98,6 +181,55 @@ const PROVIDERS: HostedProvider[] = [
       expect(taken.map((transaction) => [transaction.status, transaction.amount, transaction.currency])).toEqual([['successful', Number(amount), 'USD']]);
     },
   },
+  {
+    name: 'mercadopago',
+    label: 'Mercado Pago',
+    currency: { code: 'MXN', symbol: '$' },
+    pay: async (page, amount) => {
+      // Checkout Pro's unit_price is a JSON number in pesos: 12.5, not 12.50.
+      const total = `MXN ${String(Number(amount))}`;
+      await page.waitForURL(`${mercadopago.url}/sandbox/checkout/v1/redirect?pref_id=*`);
+      await expect(page.locator('#total')).toHaveText(total);
+      await page.screenshot({ path: shot('mercadopago', 'page'), animations: 'disabled' });
+      await page.getByRole('button', { name: `Pay ${total}` }).click();
+    },
+    check: (bookingId, amount) => {
+      const taken = [...mercadopago.payments.values()].filter((payment) => payment.externalReference === bookingId);
+      expect(taken.map((payment) => [payment.status, payment.transactionAmount, payment.currency])).toEqual([['approved', Number(amount), 'MXN']]);
+    },
+  },
+  {
+    // A form post: our page posts LiqPay's signed data to its checkout; LiqPay calls the server_url back, then sends the rider to result_url.
+    name: 'liqpay',
+    label: 'LiqPay',
+    currency: { code: 'USD', symbol: '$' },
+    pay: async (page, amount) => {
+      await page.waitForURL(`${liqpay.apiUrl}/3/checkout`);
+      await expect(page.locator('#total')).toHaveText(`${amount} USD`);
+      await page.screenshot({ path: shot('liqpay', 'page'), animations: 'disabled' });
+      await page.getByRole('button', { name: `Pay ${amount} USD` }).click();
+    },
+    check: (bookingId, amount) => {
+      const taken = [...liqpay.payments.values()].filter((order) => order.orderId.startsWith(`${bookingId}.`));
+      expect(taken.map((order) => [order.status, order.amount, order.currency])).toEqual([['sandbox', Number(amount), 'USD']]);
+    },
+  },
+  {
+    // Initiate Transaction, then a form post of mid, orderId and txnToken; Paytm posts the browser back (its callbackUrl) and sends its webhook.
+    name: 'paytm',
+    label: 'Paytm',
+    currency: { code: 'INR', symbol: '₹' },
+    pay: async (page, amount) => {
+      await page.waitForURL(`${paytm.url}/theia/api/v1/showPaymentPage?*`);
+      await expect(page.locator('#total')).toHaveText(`₹${amount}`);
+      await page.screenshot({ path: shot('paytm', 'page'), animations: 'disabled' });
+      await page.getByRole('button', { name: `Pay ₹${amount}` }).click();
+    },
+    check: (bookingId, amount) => {
+      const taken = [...paytm.orders.values()].filter((order) => order.orderId.startsWith(`${bookingId}.`));
+      expect(taken.map((order) => [order.status, order.amount, order.currency])).toEqual([['TXN_SUCCESS', amount, 'INR']]);
+    },
+  },
 ];
 
 async function useCurrency(request: APIRequestContext, currency: { code: string; symbol: string }) {
@@ -137,6 +269,32 @@ for (const provider of PROVIDERS) {
     provider.check?.(booking.id, amount);
   });
 }
+
+/**
+ * Culqi: its card widget (Culqi Checkout) runs only on Culqi's domains, so the browser test stops at
+ * it: the page offers Culqi Checkout with the account's public key and the booking's amount. The
+ * charge of the token it would give is tested against the stand-in in apps/server/test/api/culqi.test.ts.
+ */
+test("a rider choosing Culqi gets Culqi Checkout with the public key and the booking's amount (the test stops at Culqi's widget)", async ({ page, request }) => {
+  await useCurrency(request, { code: 'PEN', symbol: 'S/' });
+  const booking = await pendingCardTrip(request, 'rider1@rideway.demo');
+  const amount = booking.customer_paid.toFixed(2);
+  await signIn(page, 'rider1@rideway.demo');
+  await page.goto('/bookings');
+  const card = page.locator(`[data-booking="${booking.id}"]`);
+  await card.getByRole('button', { name: 'Pay now' }).click();
+  await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with Culqi' }).click();
+
+  await page.waitForURL(`${origin}/api/payments/culqi/checkout`);
+  const widget = page.locator('#payment-container[data-provider="culqi"]');
+  const settings = JSON.parse((await widget.getAttribute('data-client-token')) ?? '{}') as { publicKey?: string; amount?: number; currency?: string };
+  expect(settings).toMatchObject({ publicKey: culqi.publicKey, amount: Math.round(Number(amount) * 100), currency: 'PEN' });
+  await expect(page.locator(`script[src="${culqi.url}/js/v4"]`)).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeVisible();
+  await page.screenshot({ path: shot('culqi', 'widget'), animations: 'disabled' });
+  // Nothing was charged: Culqi is asked only with the token its widget gives.
+  expect(culqi.charges.size).toBe(0);
+});
 
 test("the admins' payments page says which configured provider cannot take the settings currency", async ({ page, request }) => {
   // The demo's GBP: Flutterwave takes it, Paystack does not.

@@ -44,6 +44,8 @@ describe('configuration', () => {
       PAYMENT_TIMEOUT_MS: 15000,
       PAYPAL_ENVIRONMENT: 'sandbox',
       BRAINTREE_ENVIRONMENT: 'sandbox',
+      PAYFAST_SANDBOX: false,
+      PAYULATAM_TEST: false,
     });
   });
 
@@ -107,6 +109,30 @@ describe('configuration', () => {
     expect(() => loadConfig({ FLUTTERWAVE_SECRET_HASH: 'a-long-enough-secret-hash' })).toThrow(/FLUTTERWAVE_SECRET_KEY: FLUTTERWAVE_SECRET_KEY and/);
     expect(() => loadConfig({ FLUTTERWAVE_SECRET_KEY: 'FLWPUBK_TEST-0123456789abcdef-X', FLUTTERWAVE_SECRET_HASH: 'short' })).toThrow(/FLUTTERWAVE_SECRET_KEY.*FLUTTERWAVE_SECRET_HASH/);
     expect(() => loadConfig({ FLUTTERWAVE_API_URL: 'ftp://x' })).toThrow(/FLUTTERWAVE_API_URL/);
+    // PayFast: id, key and passphrase together (its signatures are keyed with the passphrase); PayU Latam: its four identifiers together.
+    expect(loadConfig({ PAYFAST_MERCHANT_ID: '10000100', PAYFAST_MERCHANT_KEY: '46f0cd694581a', PAYFAST_PASSPHRASE: 'jt7NOE43FZPn', PAYFAST_SANDBOX: '1' })).toMatchObject({ PAYFAST_MERCHANT_ID: '10000100', PAYFAST_SANDBOX: true });
+    expect(() => loadConfig({ PAYFAST_MERCHANT_ID: '10000100', PAYFAST_MERCHANT_KEY: '46f0cd694581a' })).toThrow(/PAYFAST_PASSPHRASE: PAYFAST_MERCHANT_ID, PAYFAST_MERCHANT_KEY and PAYFAST_PASSPHRASE are set together/);
+    expect(() => loadConfig({ PAYFAST_API_URL: 'http://127.0.0.1:4002' })).toThrow(/PAYFAST_MERCHANT_ID/);
+    expect(() => loadConfig({ PAYFAST_MERCHANT_ID: 'abc', PAYFAST_MERCHANT_KEY: '46f0cd694581a', PAYFAST_PASSPHRASE: 'jt7NOE43FZPn' })).toThrow(/PAYFAST_MERCHANT_ID: PayFast's merchant id/);
+    expect(() => loadConfig({ PAYFAST_MERCHANT_ID: '10000100', PAYFAST_MERCHANT_KEY: '46f0cd694581a', PAYFAST_PASSPHRASE: 'has spaces in it' })).toThrow(/PAYFAST_PASSPHRASE/);
+    const payu = { PAYULATAM_API_KEY: '4Vj8eK4rloUd272L48hsrarnUA', PAYULATAM_API_LOGIN: 'pRRXKOl8ikMmt9u', PAYULATAM_MERCHANT_ID: '508029', PAYULATAM_ACCOUNT_ID: '512321' };
+    expect(loadConfig({ ...payu, PAYULATAM_TEST: '1' })).toMatchObject({ ...payu, PAYULATAM_TEST: true });
+    expect(() => loadConfig({ ...payu, PAYULATAM_ACCOUNT_ID: '' })).toThrow(/PAYULATAM_ACCOUNT_ID/);
+    expect(() => loadConfig({ PAYULATAM_API_URL: 'http://127.0.0.1:4003' })).toThrow(/PAYULATAM_API_KEY: PAYULATAM_API_KEY, PAYULATAM_API_LOGIN, PAYULATAM_MERCHANT_ID and PAYULATAM_ACCOUNT_ID are set together/);
+  });
+
+  it("reads Mercado Pago's and Culqi's keys with their cross-checks (issue 22)", () => {
+    const token = 'TEST-1234567890123456-112233-abcdef0123456789-123456789';
+    expect(loadConfig({ MERCADOPAGO_ACCESS_TOKEN: token, MERCADOPAGO_WEBHOOK_SECRET: 'a-long-enough-webhook-secret', MERCADOPAGO_API_URL: 'http://127.0.0.1:4002' })).toMatchObject({ MERCADOPAGO_ACCESS_TOKEN: token, MERCADOPAGO_API_URL: 'http://127.0.0.1:4002' });
+    expect(() => loadConfig({ MERCADOPAGO_ACCESS_TOKEN: token })).toThrow(/MERCADOPAGO_WEBHOOK_SECRET: MERCADOPAGO_ACCESS_TOKEN and MERCADOPAGO_WEBHOOK_SECRET are set together/);
+    expect(() => loadConfig({ MERCADOPAGO_ACCESS_TOKEN: 'APP_PUBLIC-0000', MERCADOPAGO_WEBHOOK_SECRET: 'a-long-enough-webhook-secret' })).toThrow(/MERCADOPAGO_ACCESS_TOKEN: a Mercado Pago access token/);
+    expect(() => loadConfig({ MERCADOPAGO_API_URL: 'http://127.0.0.1:4002' })).toThrow(/MERCADOPAGO_ACCESS_TOKEN: required with MERCADOPAGO_API_URL/);
+    const keys = { CULQI_PUBLIC_KEY: 'pk_test_0123456789abcdef', CULQI_SECRET_KEY: 'sk_test_0123456789abcdef' };
+    expect(loadConfig({ ...keys, CULQI_CHECKOUT_SCRIPT_URL: 'http://127.0.0.1:4003/js/v4' })).toMatchObject({ ...keys, CULQI_CHECKOUT_SCRIPT_URL: 'http://127.0.0.1:4003/js/v4' });
+    expect(() => loadConfig({ CULQI_SECRET_KEY: keys.CULQI_SECRET_KEY })).toThrow(/CULQI_PUBLIC_KEY: CULQI_PUBLIC_KEY and CULQI_SECRET_KEY are set together/);
+    expect(() => loadConfig({ ...keys, CULQI_SECRET_KEY: 'sk_live_0123456789abcdef' })).toThrow(/both test keys or both live keys/);
+    expect(() => loadConfig({ CULQI_PUBLIC_KEY: keys.CULQI_SECRET_KEY, CULQI_SECRET_KEY: keys.CULQI_PUBLIC_KEY })).toThrow(/CULQI_PUBLIC_KEY: a Culqi public key.*CULQI_SECRET_KEY: a Culqi secret key/);
+    expect(() => loadConfig({ CULQI_API_URL: 'http://127.0.0.1:4003' })).toThrow(/CULQI_SECRET_KEY: required with CULQI_API_URL/);
   });
 
   it('names every bad variable at once', () => {

@@ -110,6 +110,56 @@ export const configSchema = z.object({
   FLUTTERWAVE_SECRET_HASH: z.string().trim().min(16, 'at least 16 characters').max(200).optional(),
   /** Flutterwave's API base instead of https://api.flutterwave.com: a test stand-in or a proxy. */
   FLUTTERWAVE_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A PayFast account's merchant id (docs/payments-payfast.md); with its merchant key and passphrase, turns PayFast on. */
+  PAYFAST_MERCHANT_ID: z.string().trim().regex(/^\d{1,20}$/, "PayFast's merchant id (digits)").optional(),
+  /** The PayFast account's merchant key: posted in every checkout form (PayFast checks it with the id). */
+  PAYFAST_MERCHANT_KEY: z.string().trim().regex(/^[A-Za-z0-9]{6,64}$/, "PayFast's merchant key (letters and digits)").optional(),
+  /** The salt passphrase set on PayFast's settings page: it keys every signature (checkout and ITN). A secret, never logged; PayFast allows letters, digits, - _ and /. */
+  PAYFAST_PASSPHRASE: z.string().trim().regex(/^[A-Za-z0-9_/-]{8,100}$/, 'at least 8 letters, digits, -, _ or /').optional(),
+  /** PayFast's sandbox (sandbox.payfast.co.za: test buyers, no money moves) instead of www.payfast.co.za. */
+  PAYFAST_SANDBOX: flag.default(false),
+  /** PayFast's payment engine instead of https://www.payfast.co.za (its /eng/process form target and /eng/query/validate): a test stand-in. */
+  PAYFAST_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A PayU Latam account's API key (docs/payments-payulatam.md): it signs the WebCheckout form and the confirmations. A secret, never logged. */
+  PAYULATAM_API_KEY: z.string().trim().regex(/^[A-Za-z0-9]{8,64}$/, "PayU's API key (letters and digits)").optional(),
+  /** The PayU account's API login, for its Queries and Payments APIs. A secret, never logged. */
+  PAYULATAM_API_LOGIN: z.string().trim().regex(/^[A-Za-z0-9]{8,64}$/, "PayU's API login (letters and digits)").optional(),
+  /** The PayU merchant's id (digits). */
+  PAYULATAM_MERCHANT_ID: z.string().trim().regex(/^\d{1,12}$/, "PayU's merchant id (digits)").optional(),
+  /** The PayU account (one per country) payments go to (digits); its country's currency is the one it takes. */
+  PAYULATAM_ACCOUNT_ID: z.string().trim().regex(/^\d{1,12}$/, "PayU's account id (digits)").optional(),
+  /** PayU's sandbox (sandbox.checkout.payulatam.com, sandbox.api.payulatam.com: test cards, no money moves). */
+  PAYULATAM_TEST: flag.default(false),
+  /** One base for PayU's WebCheckout (/ppp-web-gateway-payu/) and its APIs (/reports-api/..., /payments-api/...) instead of PayU's hosts: a test stand-in. */
+  PAYULATAM_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A Mercado Pago application's access token (`TEST-...` or `APP_USR-...`, docs/payments-mercadopago.md): with the webhook secret, turns Mercado Pago on. A secret, never logged. */
+  MERCADOPAGO_ACCESS_TOKEN: z.string().trim().regex(/^(TEST|APP_USR)-[A-Za-z0-9-]{8,200}$/, 'a Mercado Pago access token (TEST-..., APP_USR-...)').optional(),
+  /** The secret signature of the application's Webhooks (Your integrations > Webhooks): each notification's `x-signature` is checked with it. A secret. */
+  MERCADOPAGO_WEBHOOK_SECRET: z.string().trim().min(16, 'at least 16 characters').max(200).optional(),
+  /** Mercado Pago's API base instead of https://api.mercadopago.com: a test stand-in or a proxy. */
+  MERCADOPAGO_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A Culqi account's public key (`pk_test_...` or `pk_live_...`, docs/payments-culqi.md): Culqi Checkout in the browser takes the card with it. */
+  CULQI_PUBLIC_KEY: z.string().trim().regex(/^pk_(test|live)_[A-Za-z0-9]{8,128}$/, 'a Culqi public key (pk_test_..., pk_live_...)').optional(),
+  /** The Culqi account's secret key (`sk_test_...` or `sk_live_...`): charges, refunds and lookups. A secret, never logged. */
+  CULQI_SECRET_KEY: z.string().trim().regex(/^sk_(test|live)_[A-Za-z0-9]{8,128}$/, 'a Culqi secret key (sk_test_..., sk_live_...)').optional(),
+  /** Culqi's API base instead of https://api.culqi.com: a test stand-in or a proxy. */
+  CULQI_API_URL: optionalUrl(/^https?$/).optional(),
+  /** Culqi Checkout's browser script instead of https://checkout.culqi.com/js/v4 (another version, a test page); its origin joins the security policy. */
+  CULQI_CHECKOUT_SCRIPT_URL: optionalUrl(/^https?$/).optional(),
+  /** A LiqPay company's public key (`i...`, or `sandbox_i...` for its sandbox; docs/payments-liqpay.md): with the private key, turns LiqPay on. */
+  LIQPAY_PUBLIC_KEY: z.string().trim().regex(/^(sandbox_)?i[0-9]{5,20}$/, 'a LiqPay public key (i..., sandbox_i...)').optional(),
+  /** The LiqPay company's private key: it signs every call and LiqPay's callbacks. A secret, never sent or logged. */
+  LIQPAY_PRIVATE_KEY: z.string().trim().regex(/^(sandbox_)?[A-Za-z0-9]{16,100}$/, 'a LiqPay private key (letters and digits, sandbox_... for the sandbox)').optional(),
+  /** LiqPay's API base instead of https://www.liqpay.ua/api (its /request and /3/checkout): a test stand-in or a proxy. */
+  LIQPAY_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A Paytm merchant's id (MID, docs/payments-paytm.md): with the merchant key, turns Paytm on. */
+  PAYTM_MERCHANT_ID: z.string().trim().regex(/^[A-Za-z0-9]{1,30}$/, "Paytm's merchant id (letters and digits)").optional(),
+  /** The Paytm merchant key: signs every call (Paytm's checksum library, AES-128) and checks Paytm's notifications. A secret, never sent or logged. */
+  PAYTM_MERCHANT_KEY: z.string().regex(/^[\x21-\x7e]{16}$/, "Paytm's merchant key (16 characters)").optional(),
+  /** The merchant's website name at Paytm: WEBSTAGING on the staging host, DEFAULT (when unset) or the name Paytm gave in production. */
+  PAYTM_WEBSITE: z.string().trim().regex(/^[A-Za-z0-9_]{1,30}$/, "Paytm's website name (WEBSTAGING, DEFAULT, ...)").optional(),
+  /** Paytm's host instead of production's https://securegw.paytm.in: https://securegw-stage.paytm.in for staging, or a test stand-in. */
+  PAYTM_API_URL: optionalUrl(/^https?$/).optional(),
   /** Keys in Redis start with this, so several deployments (or test runs) can share one server. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('rideway'),
   /** A driver who reports no position for this long drops out of availability (0: never). */
@@ -294,6 +344,52 @@ export const configSchema = z.object({
     context.addIssue({ code: 'custom', path: [missing], message: 'FLUTTERWAVE_SECRET_KEY and FLUTTERWAVE_SECRET_HASH are set together' });
   }
   if (config.FLUTTERWAVE_API_URL && !config.FLUTTERWAVE_SECRET_KEY) context.addIssue({ code: 'custom', path: ['FLUTTERWAVE_SECRET_KEY'], message: 'required with FLUTTERWAVE_API_URL' });
+  // PayFast's id, key and passphrase go together: without the passphrase its signatures would be anyone's to make.
+  if (config.PAYFAST_MERCHANT_ID || config.PAYFAST_MERCHANT_KEY || config.PAYFAST_PASSPHRASE || config.PAYFAST_API_URL) {
+    for (const name of ['PAYFAST_MERCHANT_ID', 'PAYFAST_MERCHANT_KEY', 'PAYFAST_PASSPHRASE'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'PAYFAST_MERCHANT_ID, PAYFAST_MERCHANT_KEY and PAYFAST_PASSPHRASE are set together' });
+    }
+  }
+  // PayU Latam needs its four identifiers together (the key signs, the login queries, the merchant and account receive).
+  if (config.PAYULATAM_API_KEY || config.PAYULATAM_API_LOGIN || config.PAYULATAM_MERCHANT_ID || config.PAYULATAM_ACCOUNT_ID || config.PAYULATAM_API_URL) {
+    for (const name of ['PAYULATAM_API_KEY', 'PAYULATAM_API_LOGIN', 'PAYULATAM_MERCHANT_ID', 'PAYULATAM_ACCOUNT_ID'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'PAYULATAM_API_KEY, PAYULATAM_API_LOGIN, PAYULATAM_MERCHANT_ID and PAYULATAM_ACCOUNT_ID are set together' });
+    }
+  }
+  // Mercado Pago takes money only with a way to verify its notifications; Culqi's browser widget and its server calls need both keys.
+  if (Boolean(config.MERCADOPAGO_ACCESS_TOKEN) !== Boolean(config.MERCADOPAGO_WEBHOOK_SECRET)) {
+    const missing = config.MERCADOPAGO_ACCESS_TOKEN ? 'MERCADOPAGO_WEBHOOK_SECRET' : 'MERCADOPAGO_ACCESS_TOKEN';
+    context.addIssue({ code: 'custom', path: [missing], message: 'MERCADOPAGO_ACCESS_TOKEN and MERCADOPAGO_WEBHOOK_SECRET are set together' });
+  }
+  if (config.MERCADOPAGO_API_URL && !config.MERCADOPAGO_ACCESS_TOKEN) context.addIssue({ code: 'custom', path: ['MERCADOPAGO_ACCESS_TOKEN'], message: 'required with MERCADOPAGO_API_URL' });
+  if (Boolean(config.CULQI_PUBLIC_KEY) !== Boolean(config.CULQI_SECRET_KEY)) {
+    const missing = config.CULQI_PUBLIC_KEY ? 'CULQI_SECRET_KEY' : 'CULQI_PUBLIC_KEY';
+    context.addIssue({ code: 'custom', path: [missing], message: 'CULQI_PUBLIC_KEY and CULQI_SECRET_KEY are set together' });
+  }
+  if (config.CULQI_PUBLIC_KEY && config.CULQI_SECRET_KEY && config.CULQI_PUBLIC_KEY.startsWith('pk_test_') !== config.CULQI_SECRET_KEY.startsWith('sk_test_')) {
+    context.addIssue({ code: 'custom', path: ['CULQI_PUBLIC_KEY'], message: 'CULQI_PUBLIC_KEY and CULQI_SECRET_KEY are both test keys or both live keys' });
+  }
+  for (const name of ['CULQI_API_URL', 'CULQI_CHECKOUT_SCRIPT_URL'] as const) {
+    if (config[name] && !config.CULQI_SECRET_KEY) context.addIssue({ code: 'custom', path: ['CULQI_SECRET_KEY'], message: `required with ${name}` });
+  }
+  // LiqPay signs with the private key what the public key names: both together, both sandbox or both live.
+  if (Boolean(config.LIQPAY_PUBLIC_KEY) !== Boolean(config.LIQPAY_PRIVATE_KEY)) {
+    const missing = config.LIQPAY_PUBLIC_KEY ? 'LIQPAY_PRIVATE_KEY' : 'LIQPAY_PUBLIC_KEY';
+    context.addIssue({ code: 'custom', path: [missing], message: 'LIQPAY_PUBLIC_KEY and LIQPAY_PRIVATE_KEY are set together' });
+  }
+  if (config.LIQPAY_PUBLIC_KEY && config.LIQPAY_PRIVATE_KEY && config.LIQPAY_PUBLIC_KEY.startsWith('sandbox_') !== config.LIQPAY_PRIVATE_KEY.startsWith('sandbox_')) {
+    context.addIssue({ code: 'custom', path: ['LIQPAY_PRIVATE_KEY'], message: 'LIQPAY_PUBLIC_KEY and LIQPAY_PRIVATE_KEY are both sandbox keys or both live keys' });
+  }
+  if (config.LIQPAY_API_URL && !config.LIQPAY_PUBLIC_KEY) context.addIssue({ code: 'custom', path: ['LIQPAY_PUBLIC_KEY'], message: 'required with LIQPAY_API_URL' });
+  // Paytm signs every call with the merchant key of its MID; a staging website needs Paytm's staging host.
+  if (Boolean(config.PAYTM_MERCHANT_ID) !== Boolean(config.PAYTM_MERCHANT_KEY)) {
+    const missing = config.PAYTM_MERCHANT_ID ? 'PAYTM_MERCHANT_KEY' : 'PAYTM_MERCHANT_ID';
+    context.addIssue({ code: 'custom', path: [missing], message: 'PAYTM_MERCHANT_ID and PAYTM_MERCHANT_KEY are set together' });
+  }
+  if (config.PAYTM_API_URL && !config.PAYTM_MERCHANT_ID) context.addIssue({ code: 'custom', path: ['PAYTM_MERCHANT_ID'], message: 'required with PAYTM_API_URL' });
+  if (config.PAYTM_MERCHANT_ID && config.PAYTM_WEBSITE === 'WEBSTAGING' && !config.PAYTM_API_URL) {
+    context.addIssue({ code: 'custom', path: ['PAYTM_API_URL'], message: 'PAYTM_WEBSITE=WEBSTAGING is Paytm staging: set PAYTM_API_URL=https://securegw-stage.paytm.in' });
+  }
   // Twilio needs its account, its token and a sender; one SMS provider at a time.
   if (config.TWILIO_ACCOUNT_SID || config.TWILIO_AUTH_TOKEN) {
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {

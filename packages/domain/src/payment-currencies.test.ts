@@ -15,6 +15,27 @@ describe('payment provider currencies', () => {
     expect(currencyDecimals('UGX')).toBe(0);
   });
 
+  it("Mercado Pago takes its countries' currencies (CLP without a minor unit); Culqi soles and dollars", () => {
+    for (const code of ['ARS', 'brl', 'CLP', 'COP', 'MXN', 'PEN', 'UYU']) expect(providerTakesCurrency('mercadopago', code)).toBe(true);
+    for (const code of ['USD', 'EUR', 'BOB']) expect(providerTakesCurrency('mercadopago', code)).toBe(false);
+    for (const code of ['PEN', 'usd']) expect(providerTakesCurrency('culqi', code)).toBe(true);
+    for (const code of ['EUR', 'CLP']) expect(providerTakesCurrency('culqi', code)).toBe(false);
+  });
+
+  it('PayFast takes rand only; PayU Latam its countries\' currencies and USD (CLP without a minor unit)', () => {
+    expect(providerTakesCurrency('payfast', 'zar')).toBe(true);
+    for (const code of ['USD', 'NGN']) expect(providerTakesCurrency('payfast', code)).toBe(false);
+    for (const code of ['ARS', 'BRL', 'clp', 'COP', 'MXN', 'PEN', 'USD']) expect(providerTakesCurrency('payulatam', code)).toBe(true);
+    for (const code of ['EUR', 'UYU']) expect(providerTakesCurrency('payulatam', code)).toBe(false);
+  });
+
+  it('LiqPay takes hryvnias, dollars and euros; Paytm rupees only', () => {
+    for (const code of ['UAH', 'usd', 'EUR']) expect(providerTakesCurrency('liqpay', code)).toBe(true);
+    for (const code of ['GBP', 'RUB']) expect(providerTakesCurrency('liqpay', code)).toBe(false);
+    expect(providerTakesCurrency('paytm', 'inr')).toBe(true);
+    for (const code of ['USD', 'NPR']) expect(providerTakesCurrency('paytm', code)).toBe(false);
+  });
+
   it('a provider without a list here is not limited', () => {
     expect(providerCurrencies('stripe')).toBeUndefined();
     expect(providerTakesCurrency('stripe', 'JPY')).toBe(true);

@@ -23,7 +23,38 @@ export const FLUTTERWAVE_CURRENCIES: readonly string[] = [
   'NGN', 'GHS', 'KES', 'UGX', 'TZS', 'RWF', 'ZAR', 'ZMW', 'MWK', 'XAF', 'XOF', 'EGP', 'MAD', 'GNF', 'SLL', 'USD', 'EUR', 'GBP', 'CAD',
 ];
 
-const BY_PROVIDER: Readonly<Record<string, readonly string[]>> = { paystack: PAYSTACK_CURRENCIES, flutterwave: FLUTTERWAVE_CURRENCIES };
+/**
+ * Mercado Pago's Checkout Pro currencies: each country's own (Argentina ARS, Brazil BRL, Chile CLP,
+ * Colombia COP, Mexico MXN, Peru PEN, Uruguay UYU), an account taking only its country's
+ * (https://www.mercadopago.com.ar/developers/en/reference/preferences/_checkout_preferences/post, items.currency_id).
+ * CLP has no minor unit: its amounts go through the same smallest-unit helper.
+ */
+export const MERCADOPAGO_CURRENCIES: readonly string[] = ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'UYU'];
+
+/** Culqi's charge currencies (Peru): soles and US dollars, each in cents (https://apidocs.culqi.com/#tag/Cargos, currency_code). */
+export const CULQI_CURRENCIES: readonly string[] = ['PEN', 'USD'];
+
+/**
+ * LiqPay's checkout currencies for a Ukrainian merchant: UAH, USD and EUR
+ * (https://www.liqpay.ua/documentation/en/data_signature, `currency`), amounts as decimals in the
+ * major unit.
+ */
+export const LIQPAY_CURRENCIES: readonly string[] = ['UAH', 'USD', 'EUR'];
+
+/** Paytm takes Indian rupees only (https://developer.paytm.com/docs/api/initiate-transaction-api/, txnAmount.currency), as a decimal string of rupees. */
+export const PAYTM_CURRENCIES: readonly string[] = ['INR'];
+
+/** PayFast takes South African rand only, as a decimal in rand (https://developers.payfast.co.za/docs#step_1_form_fields, amount). */
+export const PAYFAST_CURRENCIES: readonly string[] = ['ZAR'];
+
+/**
+ * PayU Latam's WebCheckout currencies: each account's country's own (Argentina ARS, Brazil BRL,
+ * Chile CLP, Colombia COP, Mexico MXN, Peru PEN) and USD where the account takes it
+ * (https://developers.payulatam.com/latam/en/docs/integrations/webcheckout-integration.html, currency).
+ */
+export const PAYULATAM_CURRENCIES: readonly string[] = ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'USD'];
+
+const BY_PROVIDER: Readonly<Record<string, readonly string[]>> = { paystack: PAYSTACK_CURRENCIES, flutterwave: FLUTTERWAVE_CURRENCIES, liqpay: LIQPAY_CURRENCIES, paytm: PAYTM_CURRENCIES, mercadopago: MERCADOPAGO_CURRENCIES, culqi: CULQI_CURRENCIES, payfast: PAYFAST_CURRENCIES, payulatam: PAYULATAM_CURRENCIES };
 
 /** The currencies a provider documents, or undefined when it is not limited here. */
 export const providerCurrencies = (provider: string): readonly string[] | undefined => BY_PROVIDER[provider];

@@ -24,13 +24,17 @@ export function autoPostPage(checkout: Extract<Checkout, { kind: 'form' }>): str
 
 /** A `client` checkout: the provider's browser script takes the card with the client token and gives a nonce, posted to our `complete`. */
 export function clientPage(provider: string, checkout: Extract<Checkout, { kind: 'client' }>, attemptId: string): string {
-  const script = CLIENT_SCRIPTS[provider];
+  const script = checkout.script ?? CLIENT_SCRIPTS[provider];
   return layout(
     'Payment',
-    `<div id="payment-container" data-client-token="${escape(checkout.clientToken)}"></div><form id="checkout" method="post" action="/api/payments/${escape(provider)}/complete"><input type="hidden" name="attempt" value="${escape(attemptId)}"><input type="hidden" name="payment_method_nonce" value=""><button type="submit">Pay</button></form>`,
+    `<div id="payment-container" data-provider="${escape(provider)}" data-client-token="${escape(checkout.clientToken)}"></div><form id="checkout" method="post" action="/api/payments/${escape(provider)}/complete"><input type="hidden" name="attempt" value="${escape(attemptId)}"><input type="hidden" name="payment_method_nonce" value=""><button type="submit">Pay</button></form>`,
     [...(script ? [script] : []), CHECKOUT_SCRIPT_PATH],
   );
 }
 
-/** Posts a `form` checkout on; hands a client token to Braintree's Drop-in and posts its nonce. */
-export const CHECKOUT_SCRIPT = `(function(){var form=document.getElementById('checkout');if(!form)return;if(form.dataset.autopost){form.submit();return;}var box=document.getElementById('payment-container');if(!box||!window.braintree||!window.braintree.dropin)return;window.braintree.dropin.create({authorization:box.dataset.clientToken,container:box},function(error,instance){if(error)return;form.addEventListener('submit',function(event){if(form.elements.payment_method_nonce.value)return;event.preventDefault();instance.requestPaymentMethod(function(failed,payload){if(failed)return;form.elements.payment_method_nonce.value=payload.nonce;form.submit();});});});})();`;
+/**
+ * Posts a `form` checkout on; hands a client token to Braintree's Drop-in and posts its nonce; hands
+ * Culqi Checkout its settings (public key, amount in céntimos, currency) and posts the token its
+ * `culqi()` callback gives (https://docs.culqi.com/es/documentacion/checkout/v4/culqi-checkout/).
+ */
+export const CHECKOUT_SCRIPT = `(function(){var form=document.getElementById('checkout');if(!form)return;if(form.dataset.autopost){form.submit();return;}var box=document.getElementById('payment-container');if(box&&box.dataset.provider==='culqi'){var C=window.Culqi;if(!C)return;var s=JSON.parse(box.dataset.clientToken);C.publicKey=s.publicKey;C.settings({title:s.title,currency:s.currency,description:s.description,amount:s.amount});if(C.options)C.options({lang:'auto',installments:false,paymentMethods:{tarjeta:true,yape:false,bancaMovil:false,agente:false,billetera:false,cuotealo:false}});window.culqi=function(){if(C.token&&C.token.id){form.elements.payment_method_nonce.value=C.token.id;if(C.close)C.close();form.submit();}};form.addEventListener('submit',function(event){if(form.elements.payment_method_nonce.value)return;event.preventDefault();C.open();});return;}if(!box||!window.braintree||!window.braintree.dropin)return;window.braintree.dropin.create({authorization:box.dataset.clientToken,container:box},function(error,instance){if(error)return;form.addEventListener('submit',function(event){if(form.elements.payment_method_nonce.value)return;event.preventDefault();instance.requestPaymentMethod(function(failed,payload){if(failed)return;form.elements.payment_method_nonce.value=payload.nonce;form.submit();});});});})();`;

@@ -52,6 +52,12 @@ function registerProvider(app: RouteApp, ctx: AppContext, provider: PaymentProvi
       config: { access: 'public' },
       schema: { summary: `Back from ${provider.name}'s page: the payment is looked up (or captured) there, then the booking's page`, querystring: providerReturnQuery, response: redirectAnswer },
     }, async (request, reply) => reply.redirect(await returnFromProvider(ctx, provider, request.query), 303));
+
+    app.post(`${base}/return`, {
+      // Paytm posts the rider's browser back from its own domain (its callbackUrl): handled as the GET, the posted fields are never believed.
+      config: { access: 'public', crossSite: true },
+      schema: { summary: `Back from ${provider.name}'s page by a form post: the payment is looked up there, then the booking's page`, querystring: providerReturnQuery, response: redirectAnswer },
+    }, async (request, reply) => reply.redirect(await returnFromProvider(ctx, provider, request.query), 303));
   }
 
   if (provider.complete) {

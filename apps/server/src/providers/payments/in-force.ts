@@ -15,6 +15,12 @@ import { braintreeProvider, braintreeSecurityPolicy, isBraintreeConfigured } fro
 import { paypalCheckoutOrigins, paypalProvider } from './paypal';
 import { paystackProvider } from './paystack';
 import { flutterwaveProvider } from './flutterwave';
+import { payfastProvider } from './payfast';
+import { payulatamProvider } from './payulatam';
+import { liqpayProvider } from './liqpay';
+import { paytmProvider } from './paytm';
+import { mercadopagoProvider } from './mercadopago';
+import { culqiProvider, isCulqiConfigured } from './culqi';
 import { getSettings } from '../../modules/settings/service';
 import { STRIPE_CHECKOUT_ORIGIN, stripeProvider } from './stripe';
 import { testProvider } from './test-provider';
@@ -62,6 +68,12 @@ export function configuredProviders(config: Config): PaymentProviderPort[] {
       ...(isBraintreeConfigured(config) ? [braintreeProvider(config)] : []),
       ...(config.PAYSTACK_SECRET_KEY ? [paystackProvider(config)] : []),
       ...(config.FLUTTERWAVE_SECRET_KEY && config.FLUTTERWAVE_SECRET_HASH ? [flutterwaveProvider(config)] : []),
+      ...(config.PAYFAST_MERCHANT_ID && config.PAYFAST_MERCHANT_KEY && config.PAYFAST_PASSPHRASE ? [payfastProvider(config)] : []),
+      ...(config.PAYULATAM_API_KEY && config.PAYULATAM_API_LOGIN && config.PAYULATAM_MERCHANT_ID && config.PAYULATAM_ACCOUNT_ID ? [payulatamProvider(config)] : []),
+      ...(config.MERCADOPAGO_ACCESS_TOKEN && config.MERCADOPAGO_WEBHOOK_SECRET ? [mercadopagoProvider(config)] : []),
+      ...(isCulqiConfigured(config) ? [culqiProvider(config)] : []),
+      ...(config.LIQPAY_PUBLIC_KEY && config.LIQPAY_PRIVATE_KEY ? [liqpayProvider(config)] : []),
+      ...(config.PAYTM_MERCHANT_ID && config.PAYTM_MERCHANT_KEY ? [paytmProvider(config)] : []),
     ];
     adapters.set(config, built);
   }

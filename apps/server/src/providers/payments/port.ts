@@ -46,7 +46,8 @@ export type CheckoutRequest = {
 export type Checkout =
   | { kind: 'redirect'; url: string; checkoutId: string }
   | { kind: 'form'; action: string; fields: Record<string, string>; checkoutId: string }
-  | { kind: 'client'; clientToken: string; checkoutId: string };
+  /** `script`: the provider's browser script, when it comes from the configuration (Culqi Checkout's URL) rather than checkout-page.ts. */
+  | { kind: 'client'; clientToken: string; checkoutId: string; script?: string };
 
 /**
  * A provider's news about money, normalised: from a verified notification (`parseNotification`),

@@ -46,7 +46,8 @@ export async function restCall(settings: RestSettings, what: string, method: 'GE
   try {
     response = await fetch(url, {
       method,
-      headers: { authorization: `Bearer ${settings.secretKey}`, accept: 'application/json', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
+      // An API that authenticates in the body (PayU) has no secret key here, and no Bearer header.
+      headers: { ...(settings.secretKey ? { authorization: `Bearer ${settings.secretKey}` } : {}), accept: 'application/json', ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) },
       ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
       signal: AbortSignal.timeout(settings.timeoutMs),
       redirect: 'error',
