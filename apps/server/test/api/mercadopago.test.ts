@@ -1,11 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { toMinor } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
-import { drop, pickup, sedan } from '../fixtures';
-import { codeOf, createTestApp, driveTrip, ENGINES, type TestApp } from '../harness';
+import { sedan } from '../fixtures';
+import { cardDelivery as cardDeliveryOf, reachedCardTrip } from '../card-trips';
+import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startMercadoPago, type MercadoPagoStandIn } from '../stand-ins/mercadopago';
 
 const CHECKOUT = '/api/payments/mercadopago/checkout';
@@ -42,25 +42,9 @@ describe.each(ENGINES)('Mercado Pago through the API on %s (issue 22)', (engine)
     await standIn.close();
   });
 
-  async function cardDelivery(rider: UserRow) {
-    const created = await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card', deliveryPerson: 'Sam', deliveryPersonPhone: '555 0100' } });
-    expect(created.statusCode, created.body).toBe(201);
-    const booking = created.json<{ id: string; status: string; customer_paid: number }>();
-    expect(booking.status).toBe('PAYMENT_PENDING');
-    return { id: booking.id, paidMinor: toMinor(booking.customer_paid) };
-  }
+  const cardDelivery = (rider: UserRow) => cardDeliveryOf(t, rider);
 
-  async function reachedTrip(rider: UserRow) {
-    await t.setSettings({ code: 'MXN' });
-    const created = await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card' } });
-    expect(created.statusCode, created.body).toBe(201);
-    const id = created.json<{ id: string }>().id;
-    await t.db.update(bookings).set({ requestedDrivers: { [driver.id]: true } }).where(eq(bookings.id, id));
-    const accepted = await t.request({ method: 'POST', url: `/api/bookings/${id}/accept`, as: driver, payload: {} });
-    expect(accepted.statusCode, accepted.body).toBe(200);
-    const reached = await driveTrip(t, driver, id, [drop]);
-    return { id, paidMinor: toMinor(reached.customer_paid) };
-  }
+  const reachedTrip = (rider: UserRow) => reachedCardTrip(t, driver, rider, { code: 'MXN' });
 
   const checkout = (rider: UserRow, id: string) => t.request({ method: 'POST', url: CHECKOUT, as: rider, payload: new URLSearchParams({ order_id: id, amount: '0.01', currency: 'EUR' }).toString(), headers: FORM });
 

@@ -4,8 +4,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
-import { drop, pickup, sedan } from '../fixtures';
-import { codeOf, createTestApp, driveTrip, ENGINES, type TestApp } from '../harness';
+import { sedan } from '../fixtures';
+import { cardDelivery as cardDeliveryOf, reachedCardTrip } from '../card-trips';
+import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startPaypal, type CaptureOutcome, type PaypalStandIn } from '../stand-ins/paypal';
 
 const CHECKOUT = '/api/payments/paypal/checkout';
@@ -52,26 +53,10 @@ describe.each(ENGINES)('PayPal through the API on %s (issue 18)', (engine) => {
   });
 
   /** A prepaid card delivery waiting for its payment (PAYMENT_PENDING). */
-  async function cardDelivery(rider: UserRow) {
-    const created = await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card', deliveryPerson: 'Sam', deliveryPersonPhone: '555 0100' } });
-    expect(created.statusCode, created.body).toBe(201);
-    const booking = created.json<{ id: string; status: string; customer_paid: number }>();
-    expect(booking.status).toBe('PAYMENT_PENDING');
-    return { id: booking.id, paidMinor: toMinor(booking.customer_paid) };
-  }
+  const cardDelivery = (rider: UserRow) => cardDeliveryOf(t, rider);
 
   /** A taxi card trip at REACHED (the rider pays it by card there). */
-  async function reachedTrip(rider: UserRow) {
-    await t.setSettings({});
-    const created = await t.request({ method: 'POST', url: '/api/bookings', as: rider, payload: { pickup, drop, carType: 'Sedan', payment_mode: 'card' } });
-    expect(created.statusCode, created.body).toBe(201);
-    const id = created.json<{ id: string }>().id;
-    await t.db.update(bookings).set({ requestedDrivers: { [driver.id]: true } }).where(eq(bookings.id, id));
-    const accepted = await t.request({ method: 'POST', url: `/api/bookings/${id}/accept`, as: driver, payload: {} });
-    expect(accepted.statusCode, accepted.body).toBe(200);
-    const reached = await driveTrip(t, driver, id, [drop]);
-    return { id, paidMinor: toMinor(reached.customer_paid) };
-  }
+  const reachedTrip = (rider: UserRow) => reachedCardTrip(t, driver, rider);
 
   /** The rider posts the section 4 form: the answer, and the order id of the stand-in's approve link. */
   async function checkout(rider: UserRow, id: string) {

@@ -12,7 +12,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './port';
-import { asRecord, asString, restCall, RestRefusal, RestUnavailable, type RestSettings } from './rest-client';
+import { asRecord, asString, MalformedAnswer, restCall, RestRefusal, type RestSettings, RestUnavailable } from './rest-client';
 
 /**
  * Culqi (Peru), through its REST API v2 (https://apidocs.culqi.com/; no maintained official Node
@@ -58,13 +58,6 @@ export function culqiSecurityPolicy(config: Pick<Config, 'CULQI_CHECKOUT_SCRIPT_
   return { script: origins, frame: origins, connect: [...new Set([CULQI_TOKENS_ORIGIN, ...origins])], image: ['https://static.culqi.com'] };
 }
 
-export class MalformedCulqiAnswer extends Error {
-  constructor(what: string) {
-    super(`culqi: a malformed answer (${what})`);
-    this.name = 'MalformedCulqiAnswer';
-  }
-}
-
 type Json = Record<string, unknown>;
 type PaymentOutcome = Extract<PaymentEvent, { type: 'payment_succeeded' | 'payment_failed' | 'payment_pending' }>;
 
@@ -106,7 +99,7 @@ export function culqiOutcome(charge: Json): PaymentOutcome {
   const outcomeType = asString(asRecord(charge.outcome)?.type);
   const reference = asString(asRecord(charge.metadata)?.[REFERENCE_KEY]);
   const money = moneyOf(charge);
-  if (!id || !outcomeType || !reference || !money) throw new MalformedCulqiAnswer('a charge without its id, outcome, metadata reference or amount');
+  if (!id || !outcomeType || !reference || !money) throw new MalformedAnswer('culqi', 'a charge without its id, outcome, metadata reference or amount');
   const type = outcomeType === 'venta_exitosa' ? 'payment_succeeded' : 'payment_failed';
   return { type, eventId: `charge:${id}:${type}`, reference, transactionId: id, ...money };
 }
@@ -117,7 +110,7 @@ export function culqiProvider(config: Config): PaymentProviderPort {
   const settings: RestSettings = { provider: 'culqi', apiBase: (config.CULQI_API_URL ?? CULQI_API).replace(/\/+$/, ''), secretKey, timeoutMs: config.PAYMENT_TIMEOUT_MS };
 
   const sorted = (error: unknown): Error => {
-    if (error instanceof RestUnavailable || error instanceof MalformedCulqiAnswer) return new ProviderUnavailableError('culqi', error.message);
+    if (error instanceof RestUnavailable || error instanceof MalformedAnswer) return new ProviderUnavailableError('culqi', error.message);
     return error instanceof Error ? error : new Error('culqi: failed');
   };
 
@@ -159,13 +152,13 @@ export function culqiProvider(config: Config): PaymentProviderPort {
     try {
       const tokenAnswer = await restCall(settings, 'reading the token', 'GET', `/v2/tokens/${encodeURIComponent(token)}`);
       const email = asString(tokenAnswer.email);
-      if (!email) throw new MalformedCulqiAnswer('a token without its email');
+      if (!email) throw new MalformedAnswer('culqi', 'a token without its email');
       const created = await restCall(settings, 'creating the charge', 'POST', '/v2/charges', {
         body: { amount: units, currency_code: currency, email, source_id: token, capture: true, description: `Rideway ${parsed.reference}`.slice(0, 80), metadata: { [REFERENCE_KEY]: parsed.reference, [ATTEMPT_KEY]: parsed.attempt } },
       });
       // A 200 `action_code: REVIEW` answer is Culqi asking for 3-D Secure (a 201 is a charge): nothing was charged.
       if (created.action_code === 'REVIEW') return failedWith(token);
-      if (created.object !== 'charge') throw new MalformedCulqiAnswer('a charge answer that is no charge');
+      if (created.object !== 'charge') throw new MalformedAnswer('culqi', 'a charge answer that is no charge');
       return culqiOutcome(created);
     } catch (error) {
       if (error instanceof RestRefusal && error.status === 402) return failedWith(asString(asRecord(error.body)?.charge_id) ?? token);
@@ -178,7 +171,7 @@ export function culqiProvider(config: Config): PaymentProviderPort {
     if (!parsed) return undefined;
     try {
       const listed = await restCall(settings, 'listing the charges', 'GET', '/v2/charges', { query: { amount: String(parsed.units), currency_code: parsed.currency, limit: '100' } });
-      if (!Array.isArray(listed.data)) throw new MalformedCulqiAnswer('a charge list without data');
+      if (!Array.isArray(listed.data)) throw new MalformedAnswer('culqi', 'a charge list without data');
       const ours = listed.data.map(asRecord).filter((candidate): candidate is Json => asRecord(candidate?.metadata)?.[ATTEMPT_KEY] === parsed.attempt);
       const chosen = ours.find((candidate) => asString(asRecord(candidate.outcome)?.type) === 'venta_exitosa') ?? ours[0];
       return chosen ? culqiOutcome(chosen) : undefined;
@@ -215,7 +208,7 @@ export function culqiProvider(config: Config): PaymentProviderPort {
     }
     // Unsigned: a charge Culqi does not have is not Culqi's news.
     if (!current) throw new NotificationSignatureError('culqi');
-    if (asString(current.id) !== chargeId) throw sorted(new MalformedCulqiAnswer('a charge of another id'));
+    if (asString(current.id) !== chargeId) throw sorted(new MalformedAnswer('culqi', 'a charge of another id'));
     try {
       return culqiOutcome(current);
     } catch {
@@ -231,11 +224,11 @@ export function culqiProvider(config: Config): PaymentProviderPort {
     try {
       const amount = toProviderUnits(request.amountMinor, currency);
       const listed = await restCall(settings, 'listing the refunds', 'GET', '/v2/refunds', { query: { charge_id: request.transactionId } });
-      if (!Array.isArray(listed.data)) throw new MalformedCulqiAnswer('a refund list without data');
+      if (!Array.isArray(listed.data)) throw new MalformedAnswer('culqi', 'a refund list without data');
       const earlier = listed.data.map(asRecord).find((candidate) => asRecord(candidate?.metadata)?.rideway_refund === note);
       const answer = earlier ?? (await restCall(settings, 'creating the refund', 'POST', '/v2/refunds', { body: { amount, charge_id: request.transactionId, reason: 'solicitud_comprador', metadata: { rideway_refund: note } } }));
       const id = asString(answer.id);
-      if (answer.object !== 'refund' || !id) throw new MalformedCulqiAnswer('a refund without its id');
+      if (answer.object !== 'refund' || !id) throw new MalformedAnswer('culqi', 'a refund without its id');
       return { status: 'succeeded', providerRefundId: id };
     } catch (error) {
       if (error instanceof RestRefusal && error.status !== 401) return { status: 'failed', reason: `HTTP ${String(error.status)}${error.providerMessage ? ` ${error.providerMessage.slice(0, 200)}` : ''}` };

@@ -12,7 +12,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './port';
-import { asRecord, asString, restCall, RestRefusal, RestUnavailable, type RestSettings } from './rest-client';
+import { asRecord, asString, checkoutOrigins, MalformedAnswer, restCall, RestRefusal, type RestSettings, RestUnavailable } from './rest-client';
 
 /**
  * Flutterwave (API v3), through its REST API: its official Node library (`flutterwave-node-v3`)
@@ -44,14 +44,7 @@ export const FLUTTERWAVE_CHECKOUT_ORIGIN = 'https://checkout.flutterwave.com';
 
 /** Flutterwave's hosted page, and the override's origin (a stand-in's page), for the security policy's form-action. */
 export function flutterwaveCheckoutOrigins(config: Pick<Config, 'FLUTTERWAVE_API_URL'>): string[] {
-  return [FLUTTERWAVE_CHECKOUT_ORIGIN, ...(config.FLUTTERWAVE_API_URL ? [new URL(config.FLUTTERWAVE_API_URL).origin] : [])];
-}
-
-export class MalformedFlutterwaveAnswer extends Error {
-  constructor(what: string) {
-    super(`flutterwave: a malformed answer (${what})`);
-    this.name = 'MalformedFlutterwaveAnswer';
-  }
+  return checkoutOrigins(FLUTTERWAVE_CHECKOUT_ORIGIN, config.FLUTTERWAVE_API_URL);
 }
 
 type Json = Record<string, unknown>;
@@ -83,22 +76,22 @@ function ourReference(meta: unknown): string | undefined {
  */
 export function flutterwaveOutcome(data: Json): PaymentOutcome | undefined {
   const status = asString(data.status);
-  if (!status) throw new MalformedFlutterwaveAnswer('a transaction without a status');
+  if (!status) throw new MalformedAnswer('flutterwave', 'a transaction without a status');
   if (status === 'pending') return undefined;
   const type = status === 'successful' ? 'payment_succeeded' : status === 'failed' ? 'payment_failed' : undefined;
-  if (!type) throw new MalformedFlutterwaveAnswer(`a transaction of status ${status.slice(0, 40)}`);
+  if (!type) throw new MalformedAnswer('flutterwave', `a transaction of status ${status.slice(0, 40)}`);
   const id = data.id;
   const transactionId = typeof id === 'number' && Number.isSafeInteger(id) ? String(id) : asString(id);
   const reference = ourReference(data.meta);
   const money = flutterwaveMoney(data.amount, data.currency);
-  if (!transactionId || !reference || !money) throw new MalformedFlutterwaveAnswer('a transaction without its id, meta reference or amount');
+  if (!transactionId || !reference || !money) throw new MalformedAnswer('flutterwave', 'a transaction without its id, meta reference or amount');
   return { type, eventId: `transaction:${transactionId}:${type}`, reference, transactionId, ...money };
 }
 
 /** Flutterwave's `{status: "success", data}` envelope: its data. */
 function dataOf(body: Json, what: string): Json {
   const data = asRecord(body.data);
-  if (body.status !== 'success' || !data) throw new MalformedFlutterwaveAnswer(what);
+  if (body.status !== 'success' || !data) throw new MalformedAnswer('flutterwave', what);
   return data;
 }
 
@@ -120,7 +113,7 @@ export function flutterwaveProvider(config: Config): PaymentProviderPort {
   const settings: RestSettings = { provider: 'flutterwave', apiBase: (config.FLUTTERWAVE_API_URL ?? FLUTTERWAVE_API).replace(/\/+$/, ''), secretKey, timeoutMs: config.PAYMENT_TIMEOUT_MS };
 
   const sorted = (error: unknown): Error => {
-    if (error instanceof RestUnavailable || error instanceof MalformedFlutterwaveAnswer) return new ProviderUnavailableError('flutterwave', error.message);
+    if (error instanceof RestUnavailable || error instanceof MalformedAnswer) return new ProviderUnavailableError('flutterwave', error.message);
     return error instanceof Error ? error : new Error('flutterwave: failed');
   };
 
@@ -152,7 +145,7 @@ export function flutterwaveProvider(config: Config): PaymentProviderPort {
         },
       });
       const link = asString(dataOf(body, 'a payment answer without data').link);
-      if (!link || !/^https?:\/\//.test(link)) throw new MalformedFlutterwaveAnswer('a payment answer without its link');
+      if (!link || !/^https?:\/\//.test(link)) throw new MalformedAnswer('flutterwave', 'a payment answer without its link');
       return { kind: 'redirect', url: link, checkoutId: request.idempotencyKey };
     } catch (error) {
       throw sorted(error);
@@ -198,7 +191,7 @@ export function flutterwaveProvider(config: Config): PaymentProviderPort {
     if (!/^\d+$/.test(request.transactionId)) return { status: 'failed', reason: 'flutterwave: not a transaction id' };
     try {
       const listed = await restCall(settings, 'listing the refunds', 'GET', '/v3/refunds', { query: { id: request.transactionId } });
-      if (listed.status !== 'success' || !Array.isArray(listed.data)) throw new MalformedFlutterwaveAnswer('a refund list without data');
+      if (listed.status !== 'success' || !Array.isArray(listed.data)) throw new MalformedAnswer('flutterwave', 'a refund list without data');
       const earlier = listed.data.map(asRecord).find((candidate) => candidate?.comments === note || candidate?.comment === note);
       const answer = earlier ?? dataOf(
         await restCall(settings, 'creating the refund', 'POST', `/v3/transactions/${request.transactionId}/refund`, { body: { amount: Number(toProviderDecimal(request.amountMinor, currency)), comments: note } }),
@@ -209,7 +202,7 @@ export function flutterwaveProvider(config: Config): PaymentProviderPort {
       if (status === 'completed' && id) return { status: 'succeeded', providerRefundId: id };
       if (status === 'failed') return { status: 'failed', reason: 'flutterwave: the refund failed' };
       if (status?.startsWith('pending')) throw new RetryableRefundError(`flutterwave: refund ${id ?? ''} is ${status} at Flutterwave`);
-      throw new MalformedFlutterwaveAnswer('a refund without a status');
+      throw new MalformedAnswer('flutterwave', 'a refund without a status');
     } catch (error) {
       if (error instanceof RetryableRefundError) throw error;
       if (error instanceof RestRefusal && error.status !== 401) return { status: 'failed', reason: `HTTP ${String(error.status)}${error.providerMessage ? ` ${error.providerMessage.slice(0, 200)}` : ''}` };

@@ -12,7 +12,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './port';
-import { asRecord, asString, RestUnavailable } from './rest-client';
+import { asRecord, asString, checkoutOrigins, MalformedAnswer, RestUnavailable } from './rest-client';
 
 /**
  * LiqPay (API version 3), through its documented API: LiqPay maintains no Node SDK one may
@@ -45,15 +45,7 @@ export const LIQPAY_CHECKOUT_ORIGIN = 'https://www.liqpay.ua';
 
 /** LiqPay's checkout, and the override's origin (a stand-in's page), for the security policy's form-action. */
 export function liqpayCheckoutOrigins(config: Pick<Config, 'LIQPAY_API_URL'>): string[] {
-  return [LIQPAY_CHECKOUT_ORIGIN, ...(config.LIQPAY_API_URL ? [new URL(config.LIQPAY_API_URL).origin] : [])];
-}
-
-/** A 2xx answer without what LiqPay documents in it: its outcome is unknown. */
-export class MalformedLiqpayAnswer extends Error {
-  constructor(what: string) {
-    super(`liqpay: a malformed answer (${what})`);
-    this.name = 'MalformedLiqpayAnswer';
-  }
+  return checkoutOrigins(LIQPAY_CHECKOUT_ORIGIN, config.LIQPAY_API_URL);
 }
 
 /** LiqPay answered `result: error` (a bad key, a refused refund): nothing was done. */
@@ -126,17 +118,17 @@ const OPEN = /^(processing|prepared|invoice_wait|cash_wait|hold_wait|wait_[a-z_]
  */
 export function liqpayOutcome(answer: Json, testMode: boolean): PaymentOutcome | undefined {
   const status = asString(answer.status);
-  if (!status) throw new MalformedLiqpayAnswer('a payment without a status');
+  if (!status) throw new MalformedAnswer('liqpay', 'a payment without a status');
   if (OPEN.test(status)) return undefined;
   const paid = status === 'success' || (testMode && status === 'sandbox');
   // Reversed: paid and given back before we heard of it; no money is held for the booking.
   const failed = status === 'failure' || status === 'error' || status === 'reversed' || (!testMode && status === 'sandbox');
-  if (!paid && !failed) throw new MalformedLiqpayAnswer(`a payment of status ${status.slice(0, 40)}`);
+  if (!paid && !failed) throw new MalformedAnswer('liqpay', `a payment of status ${status.slice(0, 40)}`);
   const type = paid ? 'payment_succeeded' : 'payment_failed';
   const orderId = asString(answer.order_id);
   const reference = orderId ? referenceOf(orderId) : undefined;
   const money = liqpayMoney(answer.amount, answer.currency);
-  if (!orderId || !reference || !money) throw new MalformedLiqpayAnswer('a payment without its order_id or amount');
+  if (!orderId || !reference || !money) throw new MalformedAnswer('liqpay', 'a payment without its order_id or amount');
   return { type, eventId: `order:${orderId}:${type}`, reference, transactionId: orderId, ...money };
 }
 
@@ -147,7 +139,7 @@ export function liqpayProvider(config: Config): PaymentProviderPort {
   const testMode = publicKey.startsWith('sandbox_');
 
   const sorted = (error: unknown): Error => {
-    if (error instanceof RestUnavailable || error instanceof MalformedLiqpayAnswer) return new ProviderUnavailableError('liqpay', error.message);
+    if (error instanceof RestUnavailable || error instanceof MalformedAnswer) return new ProviderUnavailableError('liqpay', error.message);
     return error instanceof Error ? error : new Error('liqpay: failed');
   };
 
@@ -186,7 +178,7 @@ export function liqpayProvider(config: Config): PaymentProviderPort {
     const answer = await call('asking the payment status', { action: 'status', order_id: orderId });
     if (answer.result === 'error' && answer.err_code === 'payment_not_found') return undefined;
     if (answer.result === 'error' && answer.action !== 'pay') throw new LiqpayRefusal('asking the payment status', asString(answer.err_code), asString(answer.err_description));
-    if ((answer.result !== 'ok' && answer.result !== 'error') || !asString(answer.status)) throw new MalformedLiqpayAnswer('a status answer without its result or status');
+    if ((answer.result !== 'ok' && answer.result !== 'error') || !asString(answer.status)) throw new MalformedAnswer('liqpay', 'a status answer without its result or status');
     return answer;
   }
 
@@ -251,7 +243,7 @@ export function liqpayProvider(config: Config): PaymentProviderPort {
     try {
       return liqpayOutcome(current, testMode) ?? ignored;
     } catch (error) {
-      if (error instanceof MalformedLiqpayAnswer) throw sorted(error);
+      if (error instanceof MalformedAnswer) throw sorted(error);
       throw error;
     }
   }
@@ -270,7 +262,7 @@ export function liqpayProvider(config: Config): PaymentProviderPort {
       const state = asString(answer.status);
       if (answer.result === 'ok' && (state === 'reversed' || state === 'success')) return { status: 'succeeded', providerRefundId: `${request.transactionId}:${typeof answer.payment_id === 'number' ? String(answer.payment_id) : request.idempotencyKey}` };
       if (state && OPEN.test(state)) throw new RetryableRefundError(`liqpay: the refund of ${request.transactionId} is ${state} at LiqPay`);
-      throw new MalformedLiqpayAnswer('a refund without its result');
+      throw new MalformedAnswer('liqpay', 'a refund without its result');
     } catch (error) {
       if (error instanceof RetryableRefundError) throw error;
       if (error instanceof LiqpayRefusal) return { status: 'failed', reason: error.message };

@@ -23,7 +23,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './port';
-import { asRecord, asString } from './rest-client';
+import { asRecord, asString, MalformedAnswer } from './rest-client';
 
 /**
  * Mercado Pago's Checkout Pro, through its official Node SDK (`mercadopago` v3):
@@ -80,13 +80,6 @@ export function mercadopagoCheckoutOrigins(config: Pick<Config, 'MERCADOPAGO_API
   return [...MERCADOPAGO_CHECKOUT_ORIGINS, ...(config.MERCADOPAGO_API_URL ? [new URL(config.MERCADOPAGO_API_URL).origin] : [])];
 }
 
-export class MalformedMercadoPagoAnswer extends Error {
-  constructor(what: string) {
-    super(`mercadopago: a malformed answer (${what})`);
-    this.name = 'MalformedMercadoPagoAnswer';
-  }
-}
-
 type Json = Record<string, unknown>;
 type PaymentOutcome = Extract<PaymentEvent, { type: 'payment_succeeded' | 'payment_failed' | 'payment_pending' }>;
 type Headers = Record<string, string | string[] | undefined>;
@@ -135,14 +128,14 @@ const idOf = (value: unknown): string | undefined => (typeof value === 'number' 
  */
 export function mercadopagoOutcome(payment: Json): PaymentOutcome | undefined {
   const status = asString(payment.status);
-  if (!status) throw new MalformedMercadoPagoAnswer('a payment without a status');
+  if (!status) throw new MalformedAnswer('mercadopago', 'a payment without a status');
   if (OPEN.has(status)) return undefined;
   const type = SUCCEEDED.has(status) ? 'payment_succeeded' : FAILED.has(status) ? 'payment_failed' : undefined;
-  if (!type) throw new MalformedMercadoPagoAnswer(`a payment of status ${status.slice(0, 40)}`);
+  if (!type) throw new MalformedAnswer('mercadopago', `a payment of status ${status.slice(0, 40)}`);
   const transactionId = idOf(payment.id);
   const reference = asString(payment.external_reference);
   const money = mercadopagoMoney(payment.transaction_amount, payment.currency_id);
-  if (!transactionId || !reference || !money) throw new MalformedMercadoPagoAnswer('a payment without its id, external_reference or amount');
+  if (!transactionId || !reference || !money) throw new MalformedAnswer('mercadopago', 'a payment without its id, external_reference or amount');
   return { type, eventId: `payment:${transactionId}:${type}`, reference, transactionId, ...money };
 }
 
@@ -187,7 +180,7 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
 
   /** Unknown outcomes (no answer, 408, 429, 5xx, a malformed 2xx) as ProviderUnavailableError; refusals as they are. */
   const unknown = (error: unknown): boolean =>
-    error instanceof MPConnectionError || error instanceof MPServerError || error instanceof MPRateLimitError || error instanceof MalformedMercadoPagoAnswer || (error instanceof MercadoPagoError && error.status === 408) || !(error instanceof MercadoPagoError);
+    error instanceof MPConnectionError || error instanceof MPServerError || error instanceof MPRateLimitError || error instanceof MalformedAnswer || (error instanceof MercadoPagoError && error.status === 408) || !(error instanceof MercadoPagoError);
   const sorted = (error: unknown): Error => {
     if (error instanceof MercadoPagoError && !unknown(error)) return new Error(`mercadopago: refused: HTTP ${String(error.status)} ${error.message.slice(0, 200)}`);
     if (error instanceof RangeError) return error;
@@ -231,7 +224,7 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
       );
       const id = asString(preference?.id);
       const url = asString(testMode ? preference?.sandbox_init_point : preference?.init_point) ?? asString(preference?.init_point);
-      if (!id || !url || !/^https?:\/\//.test(url)) throw new MalformedMercadoPagoAnswer('a preference without its id or init_point');
+      if (!id || !url || !/^https?:\/\//.test(url)) throw new MalformedAnswer('mercadopago', 'a preference without its id or init_point');
       return { kind: 'redirect', url, checkoutId: checkoutIdOf(id, request.reference) };
     } catch (error) {
       throw sorted(error);
@@ -244,7 +237,7 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
     try {
       const found = await new Payment(sdkConfig()).search({ options: { external_reference: reference, sort: 'date_created', criteria: 'desc' } });
       const results = asRecord(found)?.results;
-      if (!Array.isArray(results)) throw new MalformedMercadoPagoAnswer('a search without results');
+      if (!Array.isArray(results)) throw new MalformedAnswer('mercadopago', 'a search without results');
       const ours = results.map(asRecord).filter((candidate): candidate is Json => candidate?.external_reference === reference);
       const approved = ours.find((candidate) => candidate.status === 'approved');
       const newest = approved ?? ours[0];
@@ -274,7 +267,7 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
       throw sorted(error);
     }
     if (!current) return ignored;
-    if (idOf(current.id) !== dataId || !asString(current.status)) throw sorted(new MalformedMercadoPagoAnswer('a payment without its id or status'));
+    if (idOf(current.id) !== dataId || !asString(current.status)) throw sorted(new MalformedAnswer('mercadopago', 'a payment without its id or status'));
     // A payment given back after it was taken is news about a refund (settled by `refund`'s own answer) or a dispute, not a failed checkout.
     if (current.status === 'refunded') return { ...ignored, providerType: `${providerType}:refunded` };
     if (current.status === 'charged_back') {
@@ -301,7 +294,7 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
       if (status === 'approved' && id) return { status: 'succeeded', providerRefundId: id };
       if (status === 'rejected' || status === 'cancelled') return { status: 'failed', reason: `mercadopago: the refund was ${status}` };
       if (status === 'in_process' || status === 'pending' || status === 'authorized') throw new RetryableRefundError(`mercadopago: refund ${id ?? ''} is ${status} at Mercado Pago`);
-      throw new MalformedMercadoPagoAnswer('a refund without a status');
+      throw new MalformedAnswer('mercadopago', 'a refund without a status');
     } catch (error) {
       if (error instanceof RetryableRefundError) throw error;
       if (error instanceof RangeError) return { status: 'failed', reason: error.message };

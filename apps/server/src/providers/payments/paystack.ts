@@ -12,7 +12,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './port';
-import { asRecord, asString, restCall, RestRefusal, RestUnavailable, type RestSettings } from './rest-client';
+import { asRecord, asString, checkoutOrigins, MalformedAnswer, restCall, RestRefusal, type RestSettings, RestUnavailable } from './rest-client';
 
 /**
  * Paystack, through its REST API (no maintained official Node SDK: a small client over fetch,
@@ -42,15 +42,7 @@ export const PAYSTACK_CHECKOUT_ORIGIN = 'https://checkout.paystack.com';
 
 /** Paystack's hosted page, and the override's origin (a stand-in's page), for the security policy's form-action. */
 export function paystackCheckoutOrigins(config: Pick<Config, 'PAYSTACK_API_URL'>): string[] {
-  return [PAYSTACK_CHECKOUT_ORIGIN, ...(config.PAYSTACK_API_URL ? [new URL(config.PAYSTACK_API_URL).origin] : [])];
-}
-
-/** A 2xx answer without what Paystack documents in it: its outcome is unknown. */
-export class MalformedPaystackAnswer extends Error {
-  constructor(what: string) {
-    super(`paystack: a malformed answer (${what})`);
-    this.name = 'MalformedPaystackAnswer';
-  }
+  return checkoutOrigins(PAYSTACK_CHECKOUT_ORIGIN, config.PAYSTACK_API_URL);
 }
 
 type Json = Record<string, unknown>;
@@ -97,21 +89,21 @@ const OPEN = new Set(['abandoned', 'ongoing', 'pending', 'processing', 'queued',
  */
 export function transactionOutcome(data: Json): PaymentOutcome | undefined {
   const status = asString(data.status);
-  if (!status) throw new MalformedPaystackAnswer('a transaction without a status');
+  if (!status) throw new MalformedAnswer('paystack', 'a transaction without a status');
   if (OPEN.has(status)) return undefined;
   const type = SUCCEEDED.has(status) ? 'payment_succeeded' : FAILED.has(status) ? 'payment_failed' : undefined;
-  if (!type) throw new MalformedPaystackAnswer(`a transaction of status ${status.slice(0, 40)}`);
+  if (!type) throw new MalformedAnswer('paystack', `a transaction of status ${status.slice(0, 40)}`);
   const transactionId = asString(data.reference);
   const reference = ourReference(data.metadata);
   const money = moneyOf(data);
-  if (!transactionId || !reference || !money) throw new MalformedPaystackAnswer('a transaction without its reference, metadata or amount');
+  if (!transactionId || !reference || !money) throw new MalformedAnswer('paystack', 'a transaction without its reference, metadata or amount');
   return { type, eventId: `transaction:${transactionId}:${type}`, reference, transactionId, ...money };
 }
 
-/** Paystack's `{status: true, data}` envelope: its data, or MalformedPaystackAnswer. */
+/** Paystack's `{status: true, data}` envelope: its data, or MalformedAnswer. */
 function dataOf(body: Json, what: string): Json {
   const data = asRecord(body.data);
-  if (body.status !== true || !data) throw new MalformedPaystackAnswer(what);
+  if (body.status !== true || !data) throw new MalformedAnswer('paystack', what);
   return data;
 }
 
@@ -138,7 +130,7 @@ export function paystackProvider(config: Config): PaymentProviderPort {
   /** Unknown outcomes as ProviderUnavailableError; refusals as they are. */
   const sorted = (error: unknown): Error => {
     if (error instanceof RestUnavailable) return new ProviderUnavailableError('paystack', error.message);
-    if (error instanceof MalformedPaystackAnswer) return new ProviderUnavailableError('paystack', error.message);
+    if (error instanceof MalformedAnswer) return new ProviderUnavailableError('paystack', error.message);
     return error instanceof Error ? error : new Error('paystack: failed');
   };
 
@@ -182,7 +174,7 @@ export function paystackProvider(config: Config): PaymentProviderPort {
       const data = dataOf(body, 'an initialize answer without data');
       const url = asString(data.authorization_url);
       const reference = asString(data.reference);
-      if (!url || !/^https?:\/\//.test(url) || reference !== request.idempotencyKey) throw new MalformedPaystackAnswer('an initialize answer without its authorization_url or reference');
+      if (!url || !/^https?:\/\//.test(url) || reference !== request.idempotencyKey) throw new MalformedAnswer('paystack', 'an initialize answer without its authorization_url or reference');
       return { kind: 'redirect', url, checkoutId: reference };
     } catch (error) {
       throw sorted(error);
@@ -247,7 +239,7 @@ export function paystackProvider(config: Config): PaymentProviderPort {
       const transactionId = idOf(transaction?.id);
       if (!transactionId) return { status: 'failed', reason: 'paystack: no such transaction' };
       const listed = await restCall(settings, 'listing the refunds', 'GET', '/refund', { query: { transaction: transactionId } });
-      if (listed.status !== true || !Array.isArray(listed.data)) throw new MalformedPaystackAnswer('a refund list without data');
+      if (listed.status !== true || !Array.isArray(listed.data)) throw new MalformedAnswer('paystack', 'a refund list without data');
       const earlier = listed.data.map(asRecord).find((candidate) => candidate?.merchant_note === note);
       const answer = earlier ?? dataOf(
         await restCall(settings, 'creating the refund', 'POST', '/refund', { body: { transaction: request.transactionId, amount: toProviderUnits(request.amountMinor, currency), currency, merchant_note: note } }),
@@ -258,7 +250,7 @@ export function paystackProvider(config: Config): PaymentProviderPort {
       if (status === 'processed' && id) return { status: 'succeeded', providerRefundId: id };
       if (status === 'failed') return { status: 'failed', reason: 'paystack: the refund failed' };
       if (status === 'pending' || status === 'processing' || status === 'needs-attention') throw new RetryableRefundError(`paystack: refund ${id ?? ''} is ${status} at Paystack`);
-      throw new MalformedPaystackAnswer('a refund without a status');
+      throw new MalformedAnswer('paystack', 'a refund without a status');
     } catch (error) {
       if (error instanceof RetryableRefundError) throw error;
       if (error instanceof RestRefusal && error.status !== 401) return { status: 'failed', reason: `HTTP ${String(error.status)}${error.providerMessage ? ` ${error.providerMessage.slice(0, 200)}` : ''}` };

@@ -13,7 +13,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './port';
-import { asRecord, asString, RestUnavailable } from './rest-client';
+import { asRecord, asString, MalformedAnswer, RestUnavailable } from './rest-client';
 
 /**
  * Paytm Payment Gateway (India, INR), through its documented JS Checkout-less flow, every request
@@ -47,13 +47,6 @@ export const PAYTM_STAGING_API = 'https://securegw-stage.paytm.in';
 export function paytmCheckoutOrigins(config: Pick<Config, 'PAYTM_API_URL'>): string[] {
   const configured = new URL(config.PAYTM_API_URL ?? PAYTM_API).origin;
   return configured === PAYTM_API ? [PAYTM_API] : [PAYTM_API, configured];
-}
-
-export class MalformedPaytmAnswer extends Error {
-  constructor(what: string) {
-    super(`paytm: a malformed answer (${what})`);
-    this.name = 'MalformedPaytmAnswer';
-  }
 }
 
 /** Paytm answered with a failure of the request itself (a bad signature, a refused order): nothing was done. */
@@ -105,12 +98,12 @@ export function paytmOutcome(body: Json): PaymentOutcome | undefined {
   const { status } = resultOf(body);
   if (status === 'PENDING') return undefined;
   const type = status === 'TXN_SUCCESS' ? 'payment_succeeded' : status === 'TXN_FAILURE' ? 'payment_failed' : undefined;
-  if (!type) throw new MalformedPaytmAnswer(`a transaction of status ${(status ?? 'none').slice(0, 40)}`);
+  if (!type) throw new MalformedAnswer('paytm', `a transaction of status ${(status ?? 'none').slice(0, 40)}`);
   const orderId = asString(body.orderId);
   const reference = orderId ? referenceOf(orderId) : undefined;
   const amount = asString(body.txnAmount);
   const amountMinor = amount === undefined ? undefined : fromProviderDecimal(amount, 'INR');
-  if (!orderId || !reference || amountMinor === undefined) throw new MalformedPaytmAnswer('a transaction without its orderId or amount');
+  if (!orderId || !reference || amountMinor === undefined) throw new MalformedAnswer('paytm', 'a transaction without its orderId or amount');
   return { type, eventId: `order:${orderId}:${type}`, reference, transactionId: orderId, amountMinor, currency: 'INR' };
 }
 
@@ -124,7 +117,7 @@ export function paytmProvider(config: Config): PaymentProviderPort {
   const testMode = website === 'WEBSTAGING' || new URL(apiBase).origin === PAYTM_STAGING_API;
 
   const sorted = (error: unknown): Error => {
-    if (error instanceof RestUnavailable || error instanceof MalformedPaytmAnswer) return new ProviderUnavailableError('paytm', error.message);
+    if (error instanceof RestUnavailable || error instanceof MalformedAnswer) return new ProviderUnavailableError('paytm', error.message);
     return error instanceof Error ? error : new Error('paytm: failed');
   };
 
@@ -159,7 +152,7 @@ export function paytmProvider(config: Config): PaymentProviderPort {
     }
     if (!response.ok) throw new PaytmRefusal(what, `HTTP ${String(response.status)}`, undefined);
     const answered = asRecord(answer?.body);
-    if (!answered || !asRecord(answered.resultInfo)) throw new MalformedPaytmAnswer(`${what}: no body`);
+    if (!answered || !asRecord(answered.resultInfo)) throw new MalformedAnswer('paytm', `${what}: no body`);
     return answered;
   }
 
@@ -195,7 +188,7 @@ export function paytmProvider(config: Config): PaymentProviderPort {
       const { status: result, code, message } = resultOf(body);
       const txnToken = asString(body.txnToken);
       if (result !== 'S') throw new PaytmRefusal('initiating the transaction', code, message);
-      if (!txnToken) throw new MalformedPaytmAnswer('an initiate answer without its txnToken');
+      if (!txnToken) throw new MalformedAnswer('paytm', 'an initiate answer without its txnToken');
       const page = new URL(`${apiBase}/theia/api/v1/showPaymentPage`);
       page.searchParams.set('mid', mid);
       page.searchParams.set('orderId', orderId);
@@ -248,7 +241,7 @@ export function paytmProvider(config: Config): PaymentProviderPort {
       if (result === 'TXN_SUCCESS') return { status: 'succeeded', providerRefundId: asString(body.refundId) ?? refId };
       if (result === 'PENDING') throw new RetryableRefundError(`paytm: refund ${refId} is pending at Paytm`);
       if (result === 'TXN_FAILURE') return { status: 'failed', reason: `paytm: ${(code ?? '').slice(0, 20)} ${(message ?? 'the refund failed').slice(0, 200)}`.trim() };
-      throw new MalformedPaytmAnswer('a refund without its status');
+      throw new MalformedAnswer('paytm', 'a refund without its status');
     };
     try {
       const earlier = await call('asking the refund status', '/v2/refund/status', { mid, orderId: request.transactionId, refId });
@@ -257,7 +250,7 @@ export function paytmProvider(config: Config): PaymentProviderPort {
       const payment = await status(request.transactionId);
       if (!payment || resultOf(payment).status !== 'TXN_SUCCESS') return { status: 'failed', reason: 'paytm: no successful transaction of this order' };
       const txnId = asString(payment.txnId);
-      if (!txnId) throw new MalformedPaytmAnswer('a transaction without its txnId');
+      if (!txnId) throw new MalformedAnswer('paytm', 'a transaction without its txnId');
       const answer = await call('refunding', '/refund/apply', { mid, txnType: 'REFUND', orderId: request.transactionId, txnId, refId, refundAmount: toProviderDecimal(request.amountMinor, currency) });
       return settled(answer);
     } catch (error) {

@@ -12,7 +12,7 @@ import {
   type RefundRequest,
   type RefundResult,
 } from './port';
-import { asRecord, asString, restCall, RestRefusal, RestUnavailable, type RestSettings } from './rest-client';
+import { asRecord, asString, MalformedAnswer, restCall, RestRefusal, type RestSettings, RestUnavailable } from './rest-client';
 
 /**
  * PayU Latam, through its WebCheckout form post and its JSON APIs (no maintained official Node
@@ -59,13 +59,6 @@ export const payulatamCheckoutUrl = (config: Urls): string => {
 
 /** The checkout form's host, for the security policy's form-action. */
 export const payulatamCheckoutOrigins = (config: Urls): string[] => [new URL(payulatamCheckoutUrl(config)).origin];
-
-export class MalformedPayuAnswer extends Error {
-  constructor(what: string) {
-    super(`payulatam: a malformed answer (${what})`);
-    this.name = 'MalformedPayuAnswer';
-  }
-}
 
 type Json = Record<string, unknown>;
 type PaymentOutcome = Extract<PaymentEvent, { type: 'payment_succeeded' | 'payment_failed' | 'payment_pending' }>;
@@ -120,13 +113,13 @@ const idOf = (value: unknown): string | undefined => (typeof value === 'number' 
 /** One payment transaction of an order (its AUTHORIZATION_AND_CAPTURE) as the port's news; undefined while pending. */
 export function payuOutcome(order: Json, transaction: Json, reference: string): PaymentOutcome | undefined {
   const state = stateOf(transaction);
-  if (!state || !(state in STATES)) throw new MalformedPayuAnswer(`a transaction of state ${String(state).slice(0, 40)}`);
+  if (!state || !(state in STATES)) throw new MalformedAnswer('payulatam', `a transaction of state ${String(state).slice(0, 40)}`);
   const type = STATES[state];
   if (!type) return undefined;
   const orderId = idOf(order.id);
   const id = idOf(transaction.id);
   const money = txValueOf(transaction) ?? txValueOf(order);
-  if (!orderId || !id || !money) throw new MalformedPayuAnswer('an order without its id, transaction id or TX_VALUE');
+  if (!orderId || !id || !money) throw new MalformedAnswer('payulatam', 'an order without its id, transaction id or TX_VALUE');
   const transactionId = `${orderId}/${id}`;
   return { type, eventId: `transaction:${transactionId}:${type}`, reference, transactionId, ...money };
 }
@@ -161,7 +154,7 @@ export function payulatamProvider(config: Config): PaymentProviderPort {
   const merchant = { apiLogin, apiKey };
 
   const sorted = (error: unknown): Error => {
-    if (error instanceof RestUnavailable || error instanceof MalformedPayuAnswer) return new ProviderUnavailableError('payulatam', error.message);
+    if (error instanceof RestUnavailable || error instanceof MalformedAnswer) return new ProviderUnavailableError('payulatam', error.message);
     return error instanceof Error ? error : new Error('payulatam: failed');
   };
 
@@ -170,7 +163,7 @@ export function payulatamProvider(config: Config): PaymentProviderPort {
     const answer = await restCall(settings, what, 'POST', `/${api}-api/4.0/service.cgi`, { body: { language: 'es', test, merchant, ...body } });
     if (answer.code === 'SUCCESS') return answer;
     if (answer.code === 'ERROR') throw new RestRefusal('payulatam', what, 400, asString(answer.error), answer);
-    throw new MalformedPayuAnswer(`${what}: no code`);
+    throw new MalformedAnswer('payulatam', `${what}: no code`);
   }
 
   /** The orders of a referenceCode (ORDER_DETAIL_BY_REFERENCE_CODE); none when PayU has none. */
@@ -178,7 +171,7 @@ export function payulatamProvider(config: Config): PaymentProviderPort {
     const answer = await call('querying the order', 'reports', { command: 'ORDER_DETAIL_BY_REFERENCE_CODE', details: { referenceCode } });
     const payload = asRecord(answer.result)?.payload;
     if (payload === null || payload === undefined) return [];
-    if (!Array.isArray(payload)) throw new MalformedPayuAnswer('an order query without its payload');
+    if (!Array.isArray(payload)) throw new MalformedAnswer('payulatam', 'an order query without its payload');
     return payload.map(asRecord).filter((candidate): candidate is Json => candidate !== undefined);
   }
 
@@ -267,7 +260,7 @@ export function payulatamProvider(config: Config): PaymentProviderPort {
       if (state === 'APPROVED' && id) return { status: 'succeeded', providerRefundId: id };
       if (state === 'DECLINED' || state === 'ERROR' || state === 'EXPIRED') return { status: 'failed', reason: `payulatam: the refund was ${state.toLowerCase()}` };
       if (state === 'PENDING' || state === 'SUBMITTED') throw new RetryableRefundError(`payulatam: refund ${id ?? ''} is pending review at PayU`);
-      throw new MalformedPayuAnswer('a refund without a state');
+      throw new MalformedAnswer('payulatam', 'a refund without a state');
     };
     try {
       const detail = await call('reading the order', 'reports', { command: 'ORDER_DETAIL', details: { orderId } });
@@ -290,7 +283,7 @@ export function payulatamProvider(config: Config): PaymentProviderPort {
         },
       });
       const response = asRecord(answer.transactionResponse);
-      if (!response) throw new MalformedPayuAnswer('a refund answer without its transactionResponse');
+      if (!response) throw new MalformedAnswer('payulatam', 'a refund answer without its transactionResponse');
       return settle({ ...response, id: response.transactionId, transactionResponse: response });
     } catch (error) {
       if (error instanceof RetryableRefundError) throw error;

@@ -69,3 +69,14 @@ export async function restCall(settings: RestSettings, what: string, method: 'GE
   if (!body) throw new RestUnavailable(settings.provider, what, 'a malformed answer');
   return body;
 }
+
+/** A provider's 2xx answer without what its documentation puts in it: the outcome is unknown (retried, looked up later). */
+export class MalformedAnswer extends Error {
+  constructor(provider: string, what: string) {
+    super(`${provider}: a malformed answer (${what})`);
+    this.name = 'MalformedAnswer';
+  }
+}
+
+/** A provider's own checkout origin and, with its *_API_URL override, that origin too (a stand-in's page): the security policy's form-action. */
+export const checkoutOrigins = (own: string, override: string | undefined): string[] => [own, ...(override ? [new URL(override).origin] : [])];
