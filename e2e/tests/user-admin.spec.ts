@@ -94,13 +94,17 @@ test("a driver's page shows its documents as images, its wallet and ratings, at 
   await page.goto(`/drivers?search=${encodeURIComponent(email)}`);
   await page.getByRole('link', { name: 'Dina' }).click();
   await expect(page).toHaveURL(/\/users\/[\w-]+$/);
-  for (const title of ['Profile', 'Wallet', 'Documents', 'Trips', 'Ratings', 'Approval history']) await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
+  for (const title of ['Profile', 'Wallet', 'Documents', 'Vehicles', 'Trips', 'Ratings', 'Approval history']) await expect(page.getByRole('heading', { level: 2, name: title })).toBeVisible();
   // The thumbnail is the stored image, served by the files route to the admin.
   const thumbnail = page.getByRole('img', { name: `Driving licence (front) of Dina Detail${stamp}` });
   await expect(thumbnail).toBeVisible();
   await expect.poll(() => thumbnail.evaluate((element: HTMLImageElement) => element.naturalWidth)).toBeGreaterThan(0);
   await expect(page.getByText('Waiting for review')).toBeVisible();
   await expect(page.getByText('+£7.50')).toBeVisible();
+  // The car typed in when the admin added the driver is its active vehicle, approved with the account.
+  const vehicles = page.getByRole('region', { name: 'Vehicles' });
+  await expect(vehicles.getByText('DD24 PGE')).toBeVisible();
+  await expect(vehicles.getByText('Active')).toBeVisible();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });
     await page.screenshot({ path: `${SHOTS}/user-admin-driver-${String(width)}.png`, fullPage: true });

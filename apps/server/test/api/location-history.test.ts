@@ -121,4 +121,28 @@ describe.each(ENGINES)('location history kept no longer than needed on %s (issue
     const settings = await t.request({ method: 'GET', url: '/api/settings', as: admin });
     expect(settings.json<{ settings: { locationHistoryDays: number } }>().settings.locationHistoryDays).toBe(730);
   });
+
+  it('prunes a backlog in batches, each its own transaction, and a run cut short is finished by the next', async () => {
+    // Trips already due (earlier tests' trips are pruned once and stay pruned) are taken first, so
+    // this test counts only its own five.
+    await pruneTripHistory(t.db, t.clock.now);
+    const trips = [];
+    for (let i = 0; i < 5; i += 1) trips.push(await finishedTrip(30));
+    for (const trip of trips) await endedDaysAgo(trip.id, 800);
+
+    // Two batches of two: four trips pruned, the fifth left for the next run.
+    const first = await pruneTripHistory(t.db, t.clock.now, { batchSize: 2, maxBatches: 2 });
+    expect(first.trips).toBe(4);
+    const pruned = await Promise.all(trips.map(async (trip) => (await bookingRow(trip.id))?.historyPrunedAt ?? null));
+    expect(pruned.filter((at) => at === t.clock.now)).toHaveLength(4);
+    const left = trips.filter((_, i) => pruned[i] === null);
+    expect(left).toHaveLength(1);
+    expect(await chatCount(left[0]!.id)).toBe(4);
+
+    // The next run takes the one left and stops at the first short batch.
+    const second = await pruneTripHistory(t.db, t.clock.now, { batchSize: 2, maxBatches: 10 });
+    expect(second.trips).toBe(1);
+    expect(await chatCount(left[0]!.id)).toBe(0);
+    expect(await pruneTripHistory(t.db, t.clock.now, { batchSize: 2 })).toEqual({ trips: 0, points: 0, messages: 0 });
+  });
 });

@@ -4,7 +4,8 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookings, outbox, twoFactor, users, userStatusChanges } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/accounts/accounts';
-import { drop, pickup } from '../fixtures';
+import sharp from 'sharp';
+import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, PASSWORD, type TestApp } from '../harness';
 
 /**
@@ -106,6 +107,30 @@ describe.each(ENGINES)('admin users on %s (issue 20 point 6)', (engine) => {
     expect((await detail(admin, fleet.id)).json<UserDetail>().twoFactor).toEqual({ enabled: false });
     await t.db.insert(twoFactor).values({ uid: fleet.id, secret: 'JBSWY3DPEHPK3PXP', createdAt: t.clock.now, enabledAt: t.clock.now });
     expect((await detail(admin, fleet.id)).json<UserDetail>().twoFactor).toEqual({ enabled: true });
+  });
+
+  it("shows a driver's vehicles: the active one, and another rejected with its reason", async () => {
+    for (const name of ['Sedan', 'SUV']) await t.request({ method: 'POST', url: '/api/cartypes', as: admin, payload: { ...sedan, name } });
+    const driver = await t.makeUser('driver', { carType: 'Sedan', vehicleNumber: 'DET 001' });
+    const png = `data:image/png;base64,${(await sharp({ create: { width: 40, height: 30, channels: 3, background: '#3366aa' } }).png().toBuffer()).toString('base64')}`;
+    // Listed oldest first: the second vehicle comes a minute after the first.
+    t.advance(60_000);
+    const added = await t.request({ method: 'POST', url: '/api/driver/vehicles', as: driver, payload: { carType: 'SUV', vehicleMake: 'Kia', vehicleModel: 'Sportage', vehicleNumber: 'DET 002', image: png } });
+    expect(added.statusCode, added.body).toBe(201);
+    const second = added.json<{ vehicle: { id: string } }>().vehicle.id;
+    expect((await t.request({ method: 'POST', url: `/api/vehicles/${second}/reject`, as: admin, payload: { reason: 'Plate unreadable' } })).statusCode).toBe(200);
+
+    const { vehicles } = (await detail(admin, driver.id)).json<UserDetail>();
+    expect(vehicles.map(({ vehicleNumber, carType, active, status, reason }) => ({ vehicleNumber, carType, active, status, reason }))).toEqual([
+      { vehicleNumber: 'DET 001', carType: 'Sedan', active: true, status: 'approved', reason: null },
+      { vehicleNumber: 'DET 002', carType: 'SUV', active: false, status: 'rejected', reason: 'Plate unreadable' },
+    ]);
+    // The photo is the stored one, served by the files route to the admin.
+    const photo = vehicles[1]?.image ?? '';
+    expect(photo).toMatch(/^\/api\/files\//);
+    expect((await t.request({ method: 'GET', url: photo, as: admin })).statusCode).toBe(200);
+    // A rider has no detail of it.
+    expect((await detail(await t.makeUser('rider'), driver.id)).statusCode).toBe(403);
   });
 
   it('shows the detail to an admin and the own fleet admin only: anyone else gets 403, or 404 like a missing id', async () => {

@@ -13,9 +13,10 @@ export const HISTORY_BATCH = 100;
  * (`retainedRoute`) and their chat removed; the booking's distance, fare and addresses, which the
  * receipt reads, are untouched. Each trip is pruned once (`history_pruned_at`), in batches, each
  * its own transaction; a row another process is pruning is skipped (SKIP LOCKED), so the job may
- * run in every process. Runs until no trip is due, or `maxBatches` have run.
+ * run in every process. Runs until no trip is due, or `maxBatches` have run; the next run goes on
+ * where this one stopped, since pruned trips are marked in their own batch's transaction.
  */
-export async function pruneTripHistory(db: Db, now: number, maxBatches = 50): Promise<{ trips: number; points: number; messages: number }> {
+export async function pruneTripHistory(db: Db, now: number, { maxBatches = 50, batchSize = HISTORY_BATCH }: { maxBatches?: number; batchSize?: number } = {}): Promise<{ trips: number; points: number; messages: number }> {
   const { locationHistoryDays } = await getSettings(db);
   const cutoff = historyCutoff(now, locationHistoryDays);
   const total = { trips: 0, points: 0, messages: 0 };
@@ -26,7 +27,7 @@ export async function pruneTripHistory(db: Db, now: number, maxBatches = 50): Pr
         .from(bookings)
         .where(and(isNull(bookings.historyPrunedAt), sql`coalesce(${bookings.tripEndTime}, ${bookings.tripdate}) < ${cutoff}`, inArray(bookings.status, [...HISTORY_SETTLED_STATUSES])))
         .orderBy(sql`coalesce(${bookings.tripEndTime}, ${bookings.tripdate})`)
-        .limit(HISTORY_BATCH)
+        .limit(batchSize)
         .for('update', { skipLocked: true });
       if (due.length === 0) return 0;
       const ids = due.map((row) => row.id);
@@ -42,7 +43,7 @@ export async function pruneTripHistory(db: Db, now: number, maxBatches = 50): Pr
       return ids.length;
     });
     total.trips += done;
-    if (done < HISTORY_BATCH) break;
+    if (done < batchSize) break;
   }
   return total;
 }
