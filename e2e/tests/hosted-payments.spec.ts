@@ -7,6 +7,7 @@ import { startPayfast, type PayfastStandIn } from '../../apps/server/test/stand-
 import { startPayulatam, type PayuStandIn } from '../../apps/server/test/stand-ins/payulatam';
 import { startMercadoPago, type MercadoPagoStandIn } from '../../apps/server/test/stand-ins/mercadopago';
 import { startCulqi, type CulqiStandIn } from '../../apps/server/test/stand-ins/culqi';
+import { startSecurePay, type SecurePayStandIn } from '../../apps/server/test/stand-ins/securepay';
 import { startPlatform } from '../support/platform';
 import { HOSTED_PAYMENTS_PORT } from '../support/ports';
 import { apiSignIn, signIn } from '../support/session';
@@ -27,6 +28,7 @@ let payulatam: PayuStandIn;
 let flutterwave: FlutterwaveStandIn;
 let mercadopago: MercadoPagoStandIn;
 let culqi: CulqiStandIn;
+let securepay: SecurePayStandIn;
 let liqpay: LiqpayStandIn;
 let paytm: PaytmStandIn;
 let platform: { stop: () => void } | undefined;
@@ -38,6 +40,7 @@ test.beforeAll(async () => {
   flutterwave = await startFlutterwave();
   mercadopago = await startMercadoPago();
   culqi = await startCulqi();
+  securepay = await startSecurePay();
   liqpay = await startLiqpay();
   paytm = await startPaytm();
   paytm.webhookUrl = `${origin}/api/payments/paytm/webhook`;
@@ -65,6 +68,13 @@ test.beforeAll(async () => {
     CULQI_API_URL: culqi.url,
     // Culqi Checkout's own script cannot run here (its widget works only on Culqi's domains): a local address stands for it.
     CULQI_CHECKOUT_SCRIPT_URL: `${culqi.url}/js/v4`,
+    SECUREPAY_CLIENT_ID: securepay.clientId,
+    SECUREPAY_CLIENT_SECRET: securepay.clientSecret,
+    SECUREPAY_MERCHANT_CODE: securepay.merchantCode,
+    SECUREPAY_SANDBOX: '1',
+    // SecurePay's card component is loaded from the API host: the stand-in's address stands for it (its own script runs only on SecurePay's hosts).
+    SECUREPAY_API_URL: securepay.url,
+    SECUREPAY_AUTH_URL: securepay.authUrl,
     LIQPAY_PUBLIC_KEY: liqpay.publicKey,
     LIQPAY_PRIVATE_KEY: liqpay.privateKey,
     LIQPAY_API_URL: liqpay.apiUrl,
@@ -85,6 +95,7 @@ test.afterAll(async () => {
   await flutterwave.close();
   await mercadopago.close();
   await culqi.close();
+  await securepay.close();
   await liqpay.close();
   await paytm.close();
 });
@@ -294,6 +305,33 @@ test("a rider choosing Culqi gets Culqi Checkout with the public key and the boo
   await page.screenshot({ path: shot('culqi', 'widget'), animations: 'disabled' });
   // Nothing was charged: Culqi is asked only with the token its widget gives.
   expect(culqi.charges.size).toBe(0);
+});
+
+/**
+ * SecurePay: its card component (securepay-ui.min.js) runs only on SecurePay's hosts, so the browser
+ * test stops at it: the page offers the component with the client id, the merchant code and the
+ * booking's amount in cents. The payment of the card token it would give is tested against the
+ * stand-in in apps/server/test/api/securepay.test.ts.
+ */
+test("a rider choosing SecurePay gets SecurePay's card component with the client id and the booking's amount (the test stops at SecurePay's component)", async ({ page, request }) => {
+  await useCurrency(request, { code: 'AUD', symbol: '$' });
+  const booking = await pendingCardTrip(request, 'rider1@rideway.demo');
+  const amount = booking.customer_paid.toFixed(2);
+  await signIn(page, 'rider1@rideway.demo');
+  await page.goto('/bookings');
+  const card = page.locator(`[data-booking="${booking.id}"]`);
+  await card.getByRole('button', { name: 'Pay now' }).click();
+  await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with SecurePay' }).click();
+
+  await page.waitForURL(`${origin}/api/payments/securepay/checkout`);
+  const component = page.locator('#payment-container[data-provider="securepay"]');
+  const settings = JSON.parse((await component.getAttribute('data-client-token')) ?? '{}') as { clientId?: string; merchantCode?: string; amount?: number; currency?: string };
+  expect(settings).toEqual({ clientId: securepay.clientId, merchantCode: securepay.merchantCode, amount: Math.round(Number(amount) * 100), currency: 'AUD' });
+  await expect(page.locator(`script[src="${securepay.url}/v3/ui/client/securepay-ui.min.js"]`)).toHaveCount(1);
+  await expect(page.getByRole('button', { name: 'Pay' })).toBeVisible();
+  await page.screenshot({ path: shot('securepay', 'component'), animations: 'disabled' });
+  // Nothing was paid: SecurePay is asked only with the token its component gives.
+  expect(securepay.payments.size).toBe(0);
 });
 
 test("the admins' payments page says which configured provider cannot take the settings currency", async ({ page, request }) => {

@@ -21,6 +21,7 @@ import { liqpayProvider } from './liqpay';
 import { paytmProvider } from './paytm';
 import { mercadopagoProvider } from './mercadopago';
 import { culqiProvider, isCulqiConfigured } from './culqi';
+import { isSecurePayConfigured, securepayProvider } from './securepay';
 import { getSettings } from '../../modules/settings/service';
 import { STRIPE_CHECKOUT_ORIGIN, stripeProvider } from './stripe';
 import { testProvider } from './test-provider';
@@ -74,6 +75,7 @@ export function configuredProviders(config: Config): PaymentProviderPort[] {
       ...(isCulqiConfigured(config) ? [culqiProvider(config)] : []),
       ...(config.LIQPAY_PUBLIC_KEY && config.LIQPAY_PRIVATE_KEY ? [liqpayProvider(config)] : []),
       ...(config.PAYTM_MERCHANT_ID && config.PAYTM_MERCHANT_KEY ? [paytmProvider(config)] : []),
+      ...(isSecurePayConfigured(config) ? [securepayProvider(config)] : []),
     ];
     adapters.set(config, built);
   }
