@@ -432,7 +432,10 @@ export const refunds = pgTable(
     transactionId: text('transaction_id'),
     amountMinor: minor('amount_minor').notNull(),
     currency: text('currency').notNull(),
-    /** requested, succeeded or failed. */
+    /**
+     * requested, succeeded or failed; awaiting_dashboard when the provider's API makes no refunds
+     * (PayFast): an admin refunds in the provider's dashboard and confirms it here (issue 22).
+     */
     status: text('status').notNull(),
     /** The provider's id of the refund, once it answered. */
     providerRefundId: text('provider_refund_id'),
@@ -446,6 +449,8 @@ export const refunds = pgTable(
     reason: text('reason'),
     /** The admin who refunded, for an admin refund. */
     requestedBy: text('requested_by'),
+    /** The admin who confirmed a refund made in the provider's dashboard (issue 22); null when the provider's API confirmed it. */
+    confirmedBy: text('confirmed_by'),
   },
   (t) => [
     // One cancel refund per booking; admin refunds and refunds of a payment that came too late may be several (issue 18).
@@ -453,7 +458,7 @@ export const refunds = pgTable(
     uniqueIndex('refunds_unapplied_key').on(t.bookingId, t.transactionId).where(sql`${t.kind} = 'unapplied'`),
     index('refunds_status_idx').on(t.status),
     check('refunds_kind_check', sql`${t.kind} in ('cancel', 'admin', 'unapplied')`),
-    check('refunds_status_check', sql`${t.status} in ('requested', 'succeeded', 'failed')`),
+    check('refunds_status_check', sql`${t.status} in ('requested', 'awaiting_dashboard', 'succeeded', 'failed')`),
     check('refunds_amount_check', sql`${t.amountMinor} > 0`),
   ],
 );

@@ -208,12 +208,14 @@ describe.each(ENGINES)('Culqi through the API on %s (issue 22)', (engine) => {
     expect(made()).toHaveLength(1);
   });
 
-  it('a settings currency Culqi does not take: not listed, and no checkout', async () => {
+  it('a settings currency Culqi does not take: not listed, no checkout, and the admins are told why', async () => {
     const rider = await t.makeUser('rider');
     const b = await cardDelivery(rider);
     await t.setSettings({ appcat: 'delivery', code: 'EUR' });
     expect((await t.request({ method: 'GET', url: '/get_providers' })).json()).not.toContainEqual(expect.objectContaining({ name: 'culqi' }));
     const answer = await t.request({ method: 'POST', url: CHECKOUT, as: rider, payload: new URLSearchParams({ order_id: b.id }).toString(), headers: FORM });
     expect([answer.statusCode, codeOf(answer)]).toEqual([404, 'not_found']);
+    const listed = await t.request({ method: 'GET', url: '/api/payments/providers', as: admin });
+    expect(listed.json()).toMatchObject({ currency: 'EUR', providers: expect.arrayContaining([expect.objectContaining({ name: 'culqi', takesCurrency: false, currencies: ['PEN', 'USD'] })]) });
   });
 });

@@ -181,12 +181,12 @@ describe.each(ENGINES)('PayFast through the API on %s (issue 22)', (engine) => {
     expect(rows.payments).toEqual([expect.objectContaining({ outcome: 'mismatch', amountMinor: b.paidMinor - 100, currency: 'ZAR' })]);
   });
 
-  it('PayFast cannot validate now (hang, 500): 502, nothing recorded; its retry pays', async () => {
+  it('PayFast cannot validate now (hang, 500, an answer neither VALID nor INVALID): 502, nothing recorded; its retry pays', async () => {
     const rider = await t.makeUser('rider');
     const b = await cardDelivery(rider);
     const { pfPaymentId } = await started(rider, b.id);
     const { rawBody } = standIn.itn(pfPaymentId, 'COMPLETE');
-    for (const mode of ['hang', 'fail'] as const) {
+    for (const mode of ['hang', 'fail', 'malformed'] as const) {
       standIn.mode = mode;
       const reply = await postItn(rawBody);
       expect([reply.statusCode, codeOf(reply)]).toEqual([502, 'payment_provider_error']);
@@ -197,7 +197,7 @@ describe.each(ENGINES)('PayFast through the API on %s (issue 22)', (engine) => {
     expect((await rowsOf(b.id)).status).toBe('NEW');
   });
 
-  it("an admin's refund of a PayFast-paid trip is not made through the API: it fails with the dashboard instruction, and nothing is credited", async () => {
+  it("an admin's refund of a PayFast-paid trip is not made through the API: it awaits the admin's refund in the dashboard, and nothing is credited", async () => {
     const rider = await t.makeUser('rider');
     const b = await reachedTrip(rider);
     await payThrough(rider, b.id);
@@ -205,7 +205,8 @@ describe.each(ENGINES)('PayFast through the API on %s (issue 22)', (engine) => {
     const part = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/refunds`, as: admin, payload: { amount: 1.5, reason: 'Detour' }, headers: { 'idempotency-key': randomUUID() } });
     expect(part.statusCode, part.body).toBe(200);
     await runAllJobs();
-    expect((await t.db.select().from(refunds).where(eq(refunds.bookingId, b.id)))[0]).toMatchObject({ status: 'failed', lastError: expect.stringContaining("PayFast's dashboard") });
+    expect((await t.db.select().from(refunds).where(eq(refunds.bookingId, b.id)))[0]).toMatchObject({ status: 'awaiting_dashboard', lastError: expect.stringContaining("PayFast's dashboard") });
+    expect((await rowsOf(b.id)).ledger.filter((entry) => entry.txRef === 'Refund')).toEqual([]);
   });
 
   it('a settings currency other than rand: PayFast is not listed, no checkout, and the admins are told why', async () => {

@@ -217,6 +217,47 @@ describe.each(ENGINES)('PayU Latam through the API on %s (issue 22)', (engine) =
     expect(made()).toHaveLength(1);
   });
 
+  it('PayU answering a malformed query: the return is pending, nothing paid or failed; the lookup job settles it once PayU answers properly', async () => {
+    const rider = await t.makeUser('rider');
+    const b = await cardDelivery(rider);
+    const { orderId } = await started(rider, b.id);
+    const back = await atPayu(orderId);
+    standIn.mode = 'malformed';
+    expect(await returnTo(back)).toBe(`/bookings/${b.id}?payment=pending`);
+    // The confirmation is checked by the same query: 5xx, so PayU posts it again.
+    const confirmed = await postConfirmation(standIn.confirmation(orderId, lastTransaction(orderId)?.id ?? '').rawBody);
+    expect([confirmed.statusCode, codeOf(confirmed)]).toEqual([502, 'payment_provider_error']);
+    t.advance(6 * 60_000);
+    await runAllJobs();
+    expect(await rowsOf(b.id)).toMatchObject({ status: 'PAYMENT_PENDING', payments: [], events: [], attempts: [expect.objectContaining({ status: 'open' })] });
+    standIn.mode = 'ok';
+    t.advance(15 * 60_000);
+    await runAllJobs();
+    expect((await rowsOf(b.id)).status).toBe('NEW');
+  });
+
+  it('a malformed answer to a refund leaves it requested and asks again (never failed, never made twice)', async () => {
+    const rider = await t.makeUser('rider');
+    const b = await reachedTrip(rider);
+    const { orderId } = await payThrough(rider, b.id);
+    standIn.mode = 'malformed';
+    const part = await t.request({ method: 'POST', url: `/api/bookings/${b.id}/refunds`, as: admin, payload: { amount: 1.5, reason: 'Detour' }, headers: { 'idempotency-key': randomUUID() } });
+    expect(part.statusCode, part.body).toBe(200);
+    await runAllJobs();
+    const made = () => standIn.orders.get(orderId)?.transactions.filter((transaction) => transaction.type === 'REFUND') ?? [];
+    expect(made()).toEqual([]);
+    expect((await t.db.select().from(refunds).where(eq(refunds.bookingId, b.id)))[0]).toMatchObject({ status: 'requested', attempts: 1, lastError: expect.stringContaining('malformed') });
+    standIn.mode = 'ok';
+    t.advance(3600_000);
+    await runAllJobs();
+    expect(made()).toMatchObject([{ state: 'PENDING', value: 1.5 }]);
+    standIn.review(orderId, 'APPROVED');
+    t.advance(24 * 3600_000);
+    await runAllJobs();
+    expect((await t.db.select().from(refunds).where(eq(refunds.bookingId, b.id)))[0]).toMatchObject({ status: 'succeeded', providerRefundId: made()[0]?.id, amountMinor: 150 });
+    expect(made()).toHaveLength(1);
+  });
+
   it('a settings currency PayU does not take: not listed, no checkout, and the admins are told why', async () => {
     const rider = await t.makeUser('rider');
     const b = await cardDelivery(rider);

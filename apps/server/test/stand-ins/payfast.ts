@@ -26,10 +26,11 @@ const payfastFormSignature = (fields: Record<string, string>, passphrase: string
  * - `POST /eng/query/validate`: answers `VALID` when the posted parameter string is one of the
  *   ITNs PayFast sent, else `INVALID`.
  *
- * Modes, for the validate call: `hang` never answers, `fail` is a 500.
+ * Modes, for the validate call: `hang` never answers, `fail` is a 500, `malformed` answers 200
+ * with neither VALID nor INVALID (a maintenance page, as a proxy in front of PayFast might).
  */
 
-export type PayfastStandInMode = 'ok' | 'hang' | 'fail';
+export type PayfastStandInMode = 'ok' | 'hang' | 'fail' | 'malformed';
 
 export type PayfastPayment = { pfPaymentId: string; fields: Record<string, string>; status: 'open' | 'COMPLETE' | 'FAILED' | 'CANCELLED' };
 
@@ -171,6 +172,10 @@ export async function startPayfast(): Promise<PayfastStandIn> {
         if (standIn.mode === 'hang') return;
         if (standIn.mode === 'fail') {
           response.writeHead(500, { 'content-type': 'text/html' }).end('<html><body>500</body></html>');
+          return;
+        }
+        if (standIn.mode === 'malformed') {
+          response.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>Down for maintenance: VALID answers resume shortly</body></html>');
           return;
         }
         response.writeHead(200, { 'content-type': 'text/plain' }).end(sentItns.has(body) ? 'VALID' : 'INVALID');

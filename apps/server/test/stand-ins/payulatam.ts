@@ -22,10 +22,13 @@ import { listenLocally } from './stand-in-server';
  *   order.id and parentTransactionId (and additionalValues.TX_VALUE for a part): the refund is a
  *   PENDING transaction of the order until PayU reviews it (`review`).
  * Both APIs take `merchant: {apiLogin, apiKey}` in the body and answer `{code: "ERROR", error}`
- * otherwise. Modes, for the APIs: `hang` never answers, `fail` is a 500.
+ * otherwise. Modes, for the APIs: `hang` never answers, `fail` is a 500, `malformed` answers 200
+ * with PayU's SUCCESS envelope around a body of another shape than documented (a payload that is
+ * neither the orders nor an order, a transactionResponse that is no object), as a broken proxy or
+ * a changed API might.
  */
 
-export type PayuStandInMode = 'ok' | 'hang' | 'fail';
+export type PayuStandInMode = 'ok' | 'hang' | 'fail' | 'malformed';
 
 export type PayuTransaction = { id: string; type: 'AUTHORIZATION_AND_CAPTURE' | 'REFUND'; state: 'APPROVED' | 'DECLINED' | 'PENDING'; value: number; currency: string; parentTransactionId?: string; reason?: string };
 
@@ -227,6 +230,10 @@ export async function startPayulatam(): Promise<PayuStandIn> {
         if (standIn.mode === 'hang') return;
         if (standIn.mode === 'fail') {
           response.writeHead(500, { 'content-type': 'text/html' }).end('<html><body>500</body></html>');
+          return;
+        }
+        if (standIn.mode === 'malformed') {
+          response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ code: 'SUCCESS', error: null, result: { payload: 'maintenance' }, transactionResponse: 'maintenance' }));
           return;
         }
         let parsed: Record<string, unknown>;

@@ -1,4 +1,4 @@
-import type { AdminRefundRequest, BookingPayments, SavedCardView, TopupAnswer } from '@rideway/contract';
+import type { AdminRefundRequest, BookingPayments, DashboardRefundConfirmation, SavedCardView, TopupAnswer } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, newIdempotencyKey } from './client';
 import { REFUND_POLL_MS } from '../config/ui-constants';
@@ -58,6 +58,15 @@ export function useAdminRefund(id: string) {
   return useMutation({
     mutationFn: (request: AdminRefundRequest) => api<BookingPayments>(`/api/bookings/${id}/refunds`, { method: 'POST', body: request, idempotencyKey: newIdempotencyKey() }),
     onSuccess: (answer) => { queryClient.setQueryData(paymentsKey(id), answer); },
+  });
+}
+
+/** Issue 22: an admin made a refund in the provider's dashboard; recorded with the provider's reference. */
+export function useConfirmDashboardRefund(bookingId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ refundId, ...request }: DashboardRefundConfirmation & { refundId: number }) => api<BookingPayments>(`/api/refunds/${refundId}/dashboard-confirmation`, { method: 'POST', body: request }),
+    onSuccess: (answer) => { queryClient.setQueryData(paymentsKey(bookingId), answer); },
   });
 }
 

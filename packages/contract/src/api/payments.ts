@@ -135,14 +135,29 @@ export const refundRecordSchema = z.object({
   id: z.number().int(),
   kind: z.enum(['cancel', 'admin', 'unapplied']),
   provider: z.string(),
+  /** The provider's transaction refunded (null for the wallet): what the admin looks for in a provider's dashboard. */
+  transactionId: z.string().nullable(),
   amount: money,
   currency: z.string(),
-  status: z.enum(['requested', 'succeeded', 'failed']),
+  /**
+   * awaiting_dashboard: the provider's API makes no refunds here (PayFast); an admin refunds in the
+   * provider's dashboard, then confirms it (issue 22). It counts as refunded, like a requested one.
+   */
+  status: z.enum(['requested', 'awaiting_dashboard', 'succeeded', 'failed']),
+  /** The provider's id of the refund, once it is confirmed. */
+  providerRefundId: z.string().nullable(),
   reason: z.string().nullable(),
   createdAt: epochMs,
   confirmedAt: epochMs.nullable(),
 });
 export type RefundRecord = z.output<typeof refundRecordSchema>;
+
+/** POST /api/refunds/:id/dashboard-confirmation: an admin made the refund in the provider's dashboard; the provider's reference of it. Nothing else is read: the amount is the refund's own. */
+export const dashboardRefundConfirmationSchema = z.object({
+  // A provider's reference: letters, digits and the separators references use, nothing an admin's screen could be confused by.
+  providerRefundId: z.string({ error: 'select_proper' }).trim().regex(/^[A-Za-z0-9._:/-]{1,100}$/, { error: 'select_proper' }),
+});
+export type DashboardRefundConfirmation = z.output<typeof dashboardRefundConfirmationSchema>;
 
 export const paymentRecordSchema = z.object({
   id: z.number().int(),

@@ -5,5 +5,5 @@
 export { CARD_ON_FILE_JOB, payBooking, payByCardWithin } from './lifecycle';
 export { afterStep } from './step';
 export { bookingView, PROVIDER_PAYMENT_STATUSES } from '../dispatch/booking-view';
-export { REFUND_JOB } from './refunds';
+export { recordRefundConfirmed, REFUND_JOB } from './refunds';
 export { bookingReceipt } from './receipt';

@@ -75,21 +75,48 @@ export async function refundPaidAhead(tx: Tx, input: { booking: BookingRow; paid
   return true;
 }
 
-/** Records the provider's answer on a refund still requested; a confirmation tells the rider. */
+/** A refund's row, as stored. */
+export type RefundRow = typeof refunds.$inferSelect;
+
+/**
+ * Security-critical: a refund confirmed, recorded once, in the caller's transaction: from `from`
+ * (requested, when the provider's API answered; awaiting_dashboard, when an admin confirms a
+ * refund made in the provider's dashboard) to succeeded with the provider's refund id, and the
+ * rider told. The state is checked in the UPDATE itself, so of two confirmations at once only one
+ * finds the row still in `from`; the other gets undefined and changes nothing. Card money leaves no
+ * wallet entry: the refund's row is its record, whichever way it was confirmed (issue 22).
+ */
+export async function recordRefundConfirmed(
+  tx: Tx,
+  input: { refundId: number; from: 'requested' | 'awaiting_dashboard'; providerRefundId: string; now: number; attempts?: number; confirmedBy?: string },
+): Promise<RefundRow | undefined> {
+  const { refundId, from, providerRefundId, now } = input;
+  const confirmed = { status: 'succeeded', providerRefundId, confirmedAt: now, lastError: null, confirmedBy: input.confirmedBy ?? null, ...(input.attempts === undefined ? {} : { attempts: input.attempts }) };
+  const updated = (await tx.update(refunds).set(confirmed).where(and(eq(refunds.id, refundId), eq(refunds.status, from))).returning())[0];
+  if (!updated) return undefined;
+  const booking = (await tx.select({ customer: bookings.customer, reference: bookings.reference }).from(bookings).where(eq(bookings.id, updated.bookingId)).limit(1))[0];
+  if (!booking) return updated;
+  const amount = `${fromMinor(updated.amountMinor).toFixed(2)} ${updated.currency}`;
+  const { appName } = await getSettings(tx);
+  const msg = (await renderFor(tx, booking.customer))('push_refund_confirmed', { amount, reference: booking.reference });
+  await enqueue(tx, { channel: 'push', recipient: booking.customer, payload: { title: appName, msg, screen: 'BookedCab', params: { bookingId: updated.bookingId } } }, now);
+  return updated;
+}
+
+/**
+ * Records the provider's answer on a refund still requested: a confirmation (the rider is told), a
+ * refusal, or "refund it in my dashboard", which waits for an admin's confirmation (issue 22).
+ */
 async function recordAnswer(ctx: AppContext, refundId: number, result: RefundResult, attempts: number): Promise<void> {
   const now = ctx.now();
   await ctx.db.transaction(async (tx) => {
-    const answered = result.status === 'succeeded'
-      ? { status: 'succeeded', providerRefundId: result.providerRefundId, confirmedAt: now, attempts, lastError: null }
-      : { status: 'failed', attempts, lastError: result.reason.slice(0, 500) };
-    const updated = (await tx.update(refunds).set(answered).where(and(eq(refunds.id, refundId), eq(refunds.status, 'requested'))).returning())[0];
-    if (updated?.status !== 'succeeded') return;
-    const booking = (await tx.select({ customer: bookings.customer, reference: bookings.reference }).from(bookings).where(eq(bookings.id, updated.bookingId)).limit(1))[0];
-    if (!booking) return;
-    const amount = `${fromMinor(updated.amountMinor).toFixed(2)} ${updated.currency}`;
-    const { appName } = await getSettings(tx);
-    const msg = (await renderFor(tx, booking.customer))('push_refund_confirmed', { amount, reference: booking.reference });
-    await enqueue(tx, { channel: 'push', recipient: booking.customer, payload: { title: appName, msg, screen: 'BookedCab', params: { bookingId: updated.bookingId } } }, now);
+    if (result.status === 'succeeded') {
+      await recordRefundConfirmed(tx, { refundId, from: 'requested', providerRefundId: result.providerRefundId, now, attempts });
+      return;
+    }
+    // The adapter's note is kept for operators; the admin's page shows its own text for the state.
+    const answered = result.status === 'failed' ? { status: 'failed', attempts, lastError: result.reason.slice(0, 500) } : { status: 'awaiting_dashboard', attempts, lastError: result.note.slice(0, 500) };
+    await tx.update(refunds).set(answered).where(and(eq(refunds.id, refundId), eq(refunds.status, 'requested')));
   });
 }
 

@@ -1,6 +1,7 @@
 import {
   adminRefundSchema,
   bookingPaymentsResponse,
+  dashboardRefundConfirmationSchema,
   htmlPage,
   idParams,
   numericIdParams,
@@ -18,6 +19,7 @@ import { ADMIN, type RouteApp } from '../../http/routing';
 import { bookingReceipt } from '../bookings';
 import { bookingPayments, latestPaymentEvents, providersForAdmin, refundBookingByAdmin } from './admin';
 import { listCards, removeCard } from './cards';
+import { confirmDashboardRefund } from './dashboard-refunds';
 import { startTopup } from './topups';
 
 /** Issue 18's routes around the checkout: top-ups, cards on file, refunds, receipts and the admins' payments page. */
@@ -41,6 +43,16 @@ export function paymentAccountRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: ADMIN, idempotent: true },
     schema: { summary: 'Refund a paid trip in part or in full, with a reason (card: through its provider; wallet: to the wallet)', params: idParams, body: adminRefundSchema, response: { 200: bookingPaymentsResponse } },
   }, async (request) => refundBookingByAdmin(ctx, actorOf(request), request.params.id, request.body));
+
+  app.post('/api/refunds/:id/dashboard-confirmation', {
+    config: { access: ADMIN },
+    schema: {
+      summary: "Record a refund an admin made in the payment provider's dashboard (a provider whose API makes no refunds here), with the provider's refund reference; once",
+      params: numericIdParams,
+      body: dashboardRefundConfirmationSchema,
+      response: { 200: bookingPaymentsResponse },
+    },
+  }, async (request) => confirmDashboardRefund(ctx, actorOf(request), request.params.id, request.body));
 
   app.get('/api/bookings/:id/payments', {
     config: { access: ['rider', 'admin'] },

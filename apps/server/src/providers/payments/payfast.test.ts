@@ -133,7 +133,7 @@ describe('PayFast adapter (issue 22)', () => {
   });
 
   it("refunds are the admin's, in PayFast's dashboard; names its sandbox and form target", async () => {
-    expect(await payfast.refund({ transactionId: '1', amountMinor: 100, currency: 'ZAR', idempotencyKey: 'r-1' })).toMatchObject({ status: 'failed', reason: expect.stringContaining("PayFast's dashboard") });
+    expect(await payfast.refund({ transactionId: '1', amountMinor: 100, currency: 'ZAR', idempotencyKey: 'r-1' })).toMatchObject({ status: 'in_dashboard', note: expect.stringContaining("PayFast's dashboard") });
     expect(payfast.testMode).toBe(true);
     expect(payfast.policy?.formAction).toEqual([standIn.url]);
     expect(payfastCheckoutOrigins({ PAYFAST_API_URL: undefined, PAYFAST_SANDBOX: false })).toEqual(['https://www.payfast.co.za']);

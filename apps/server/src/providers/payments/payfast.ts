@@ -28,8 +28,8 @@ import { RestRefusal, RestUnavailable } from './rest-client';
  * 3. No `lookup`: PayFast documents no query of a once-off payment by our reference for this
  *    integration, so a checkout is settled by its ITN (sent until answered 200).
  * 4. `refund`: PayFast's refunds API is not used here (it needs the API's own header signature and
- *    is not offered on the sandbox); a refund answers `failed`, telling the admin to refund the
- *    payment in PayFast's dashboard (docs/payments-payfast.md).
+ *    is not offered on the sandbox); a refund answers `in_dashboard`: the admin refunds the payment
+ *    in PayFast's dashboard and confirms it on the platform (docs/payments-payfast.md).
  * The payment's `transactionId` is PayFast's `pf_payment_id`.
  */
 
@@ -199,7 +199,7 @@ export function payfastProvider(config: Config): PaymentProviderPort {
   }
 
   const refund = (): Promise<RefundResult> =>
-    Promise.resolve({ status: 'failed', reason: "payfast: refunds are not made through PayFast's API here: refund the payment in PayFast's dashboard (Transactions, the payment, Refund)" });
+    Promise.resolve({ status: 'in_dashboard', note: "payfast: refunds are not made through PayFast's API here: refund the payment in PayFast's dashboard (Transactions, the payment, Refund)" });
 
   return {
     name: 'payfast',

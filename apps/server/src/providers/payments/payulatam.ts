@@ -264,8 +264,11 @@ export function payulatamProvider(config: Config): PaymentProviderPort {
     };
     try {
       const detail = await call('reading the order', 'reports', { command: 'ORDER_DETAIL', details: { orderId } });
-      const order = asRecord(asRecord(detail.result)?.payload);
-      if (!order) return { status: 'failed', reason: 'payulatam: no such order' };
+      const payload = asRecord(detail.result)?.payload;
+      if (payload === null || payload === undefined) return { status: 'failed', reason: 'payulatam: no such order' };
+      // An answer of another shape says nothing of the order: asked again later, never failed for good.
+      const order = asRecord(payload);
+      if (!order) throw new MalformedAnswer('payulatam', 'an order detail without its order');
       const parent = transactionsOf(order).find((transaction) => idOf(transaction.id) === parentId);
       if (!parent) return { status: 'failed', reason: 'payulatam: no such transaction in the order' };
       const earlier = transactionsOf(order).find((transaction) => asString(transaction.type) === 'REFUND');

@@ -89,11 +89,13 @@ export type RefundRequest = {
 };
 
 /**
- * The provider's answer: `succeeded` once it confirms, `failed` when it refuses for good. An
- * adapter throws `RetryableRefundError` when the answer is unknown (network, 5xx, rate limit):
- * the refund stays requested and is asked again later, with the same idempotency key.
+ * The provider's answer: `succeeded` once it confirms, `failed` when it refuses for good,
+ * `in_dashboard` when its API makes no refunds here (PayFast): an admin refunds in the provider's
+ * dashboard and confirms it on the platform (issue 22), `note` saying where. An adapter throws
+ * `RetryableRefundError` when the answer is unknown (network, 5xx, rate limit): the refund stays
+ * requested and is asked again later, with the same idempotency key.
  */
-export type RefundResult = { status: 'succeeded'; providerRefundId: string } | { status: 'failed'; reason: string };
+export type RefundResult = { status: 'succeeded'; providerRefundId: string } | { status: 'failed'; reason: string } | { status: 'in_dashboard'; note: string };
 
 export class RetryableRefundError extends Error {}
 

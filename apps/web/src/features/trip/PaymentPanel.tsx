@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { errorKey } from '../../api/client';
 import { useAdminRefund, useBookingPayments } from '../../api/payments';
 import { useMoney } from '../../hooks/use-money';
+import { DashboardRefund } from './DashboardRefund';
 
 const PAID = new Set(['PAID', 'COMPLETE']);
 const RESULTS: Record<string, { severity: 'success' | 'info' | 'warning'; key: string }> = {
@@ -65,6 +66,7 @@ export function PaymentPanel({ booking, me }: { booking: Booking; me: User }) {
               </ListItem>
             ))}
           </List>
+          {me.usertype === 'admin' && refunds.filter((refund) => refund.status === 'awaiting_dashboard').map((refund) => <DashboardRefund key={refund.id} bookingId={booking.id} refund={refund} />)}
         </>
       )}
       {me.usertype === 'admin' && paid && payments.data && payments.data.refundable > 0 && <RefundForm booking={booking} refundable={payments.data.refundable} />}
