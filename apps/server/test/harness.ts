@@ -12,7 +12,7 @@ import { seedApprovedDocuments } from '../src/modules/documents/seed';
 import { DEFAULT_SETTINGS } from '../src/modules/settings/defaults';
 import { saveSettings } from '../src/modules/settings/service';
 import { insertAccount, type UserRow } from '../src/modules/users/accounts';
-import { memoryStorage } from '../src/providers/storage';
+import { memoryStorage, type FileStorage } from '../src/providers/storage';
 import { runDueJobs } from '../src/jobs/runner';
 import { jobHandlers } from '../src/job-handlers';
 import { openLive, type LiveClient } from './live-client';
@@ -74,7 +74,7 @@ export const NEAR_PICKUP = { lat: 51.531, lng: -0.124 };
 
 let sequence = 0;
 
-export async function createTestApp(engine: Engine, env: Record<string, string> = {}, options: { paymentProviders?: PaymentProviderPort[]; maps?: MapsPort } = {}): Promise<TestApp> {
+export async function createTestApp(engine: Engine, env: Record<string, string> = {}, options: { paymentProviders?: PaymentProviderPort[]; maps?: MapsPort; storage?: FileStorage } = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(engine);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const clock = { now: Date.UTC(2026, 10, 22, 10, 0, 0) };

@@ -11,6 +11,12 @@ const KEY = /^([a-z]+)\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 export type FileKey = { key: string; folder: string; extension: string };
 
+/**
+ * A store that could not take or give a file (a remote store out of reach, refusing, or silent):
+ * nothing was written by the request, and it answers 503 service_unavailable, never a 500.
+ */
+export class StorageError extends Error {}
+
 /** The key's parts when it is in its one canonical spelling, else undefined. */
 export function parseFileKey(key: string): FileKey | undefined {
   const match = KEY.exec(key);
