@@ -5,7 +5,7 @@ import { jobs } from '../db/schema';
 /** A job's handler; it runs once per claim and may throw to be retried. */
 export type JobHandler = (payload: Record<string, unknown>) => Promise<void>;
 
-const MAX_JOB_ATTEMPTS = 5;
+export const MAX_JOB_ATTEMPTS = 5;
 /** How long a claimed job is held before another process may take it over (its runner died). */
 const CLAIM_MS = 60_000;
 const retryDelayMs = (attempts: number): number => 5_000 * 2 ** Math.max(0, attempts - 1);

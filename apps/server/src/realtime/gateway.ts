@@ -14,6 +14,16 @@ import { subscriptions as subscriptionsOf, type Subscriptions } from './subscrip
 
 const MAX_MESSAGE_BYTES = 16 * 1024;
 
+/** This process's WebSockets in numbers, read at a metrics scrape (metrics/endpoint.ts). */
+export type LiveSocketStats = { connections: number; topicsByKind: Map<string, number>; subscriptions: number };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Read-only numbers of the gateway's open sockets and the topics they follow. */
+    liveSocketStats: () => LiveSocketStats;
+  }
+}
+
 /**
  * The WebSocket plugin, registered before the session hook: its own hooks then see every upgrade,
  * and close the socket of one the session hook refuses.
@@ -115,6 +125,7 @@ export function registerGateway(app: FastifyInstance, ctx: AppContext): { connec
     },
   });
 
+  app.decorate('liveSocketStats', () => ({ connections: connections.size, ...subscriptions.stats() }));
   startHeartbeat(app, () => connections.all(), ctx.config.WS_HEARTBEAT_S);
   watchSessions(app, ctx, connections, ctx.config.WS_HEARTBEAT_S);
   return { connections: () => connections.size };

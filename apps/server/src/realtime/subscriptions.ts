@@ -25,7 +25,12 @@ export type Subscriptions = {
   follow(connection: Connection, internal: string, name: string): boolean;
   unfollow(connection: Connection, internal: string): void;
   unfollowAll(connection: Connection): void;
+  /** Read-only, for the metrics scrape: topics followed on this process by kind, and connection-topic pairs. */
+  stats(): { topicsByKind: Map<string, number>; subscriptions: number };
 };
+
+/** A topic's kind (`booking`, `user`, `drivers:live`...), never its id: a bounded label. */
+const kindOf = (internal: string): string => (internal.startsWith('drivers:live') ? 'drivers:live' : internal.slice(0, internal.indexOf(':')));
 
 export function subscriptions(bus: EventBus): Subscriptions {
   const byTopic = new Map<string, Set<Connection>>();
@@ -74,6 +79,16 @@ export function subscriptions(bus: EventBus): Subscriptions {
     unfollow,
     unfollowAll(connection) {
       for (const internal of [...connection.topics.keys()]) unfollow(connection, internal);
+    },
+    stats() {
+      const topicsByKind = new Map<string, number>();
+      let pairs = 0;
+      for (const [internal, subscribers] of byTopic) {
+        const kind = kindOf(internal);
+        topicsByKind.set(kind, (topicsByKind.get(kind) ?? 0) + 1);
+        pairs += subscribers.size;
+      }
+      return { topicsByKind, subscriptions: pairs };
     },
   };
 }

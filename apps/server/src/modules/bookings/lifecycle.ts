@@ -26,7 +26,7 @@ type StepRequest = { actor: Actor; bookingId: string };
 
 /** Accept a NEW trip offered to this driver: the driver's details are copied in (its row locked first). */
 export const acceptBooking = (ctx: AppContext, { actor, bookingId }: StepRequest) =>
-  commitStep(ctx, { actor, bookingId, action: async (tx) => ({ type: 'accept', driver: await acceptingDriver(tx, actor.uid) }), effects: [driverCar] });
+  commitStep(ctx, { actor, bookingId, action: async (tx) => ({ type: 'accept', driver: await acceptingDriver(tx, actor.uid) }), effects: [driverCar] }).then((row) => { ctx.metrics?.offerOutcome('accepted'); return row; });
 
 /** The driver is at the pickup. */
 export const arriveBooking = (ctx: AppContext, { actor, bookingId }: StepRequest) =>

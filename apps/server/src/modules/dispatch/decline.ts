@@ -36,6 +36,7 @@ export async function declineOffer(ctx: AppContext, actor: Actor, bookingId: str
     )[0];
     if (!updated) throw new AppError('invalid_transition');
     if (outcome === 'record') return undefined;
+    ctx.metrics?.offerOutcome('declined');
     await announceBooking(tx, row, updated, now, settings);
     // The round's last offer is gone: the next one need not wait for the timeout.
     return Object.keys(requestedDrivers).length === 0 && settings.autoDispatch ? updated.dispatchRound : undefined;

@@ -171,6 +171,7 @@ async function offerRound(ctx: AppContext, tx: Tx, row: BookingRow, settings: Se
   if (!updated) throw new AppError('invalid_transition');
   await announceBooking(tx, row, updated, now, settings);
   await schedule(tx, DISPATCH_JOBS.round, expiresAt, { bookingId: row.id, round });
+  ctx.metrics?.dispatchRound(offer.length, Object.keys(row.requestedDrivers).filter((uid) => !declined.has(uid)).length);
   return updated;
 }
 

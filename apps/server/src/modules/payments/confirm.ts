@@ -67,6 +67,7 @@ export async function applyPaymentEvent(ctx: AppContext, provider: string, event
     await tx.update(paymentEvents).set({ outcome: acted.outcome.outcome, detail: acted.detail ?? null }).where(eq(paymentEvents.id, row.id));
     return acted;
   });
+  ctx.metrics?.paymentConfirmation(provider, result.outcome.replayed ? 'replayed' : result.outcome.outcome);
   if (result.paid) await afterStep(ctx, result.paid);
   return result.outcome;
 }

@@ -134,6 +134,9 @@ export function memoryGeoIndex(): GeoIndex {
       for (const { presence } of presences.values()) if (presence.at < before) stale.push(presence.uid);
       return Promise.resolve(stale);
     },
+    size() {
+      return Promise.resolve(presences.size);
+    },
     close() {
       presences.clear();
       lanes.clear();

@@ -43,5 +43,7 @@ export interface GeoIndex {
   list(filter: { freshSince: number; fleetadmin?: string }): Promise<DriverPresence[]>;
   /** Drivers last seen before `before`. */
   staleSince(before: number): Promise<string[]>;
+  /** How many drivers the index holds (online, stale ones not swept yet included): a metrics gauge. */
+  size(): Promise<number>;
   close(): Promise<void>;
 }

@@ -105,6 +105,9 @@ export function redisGeoIndex(redis: Redis, prefix: string): GeoIndex {
     staleSince(before) {
       return redis.zrangebyscore(onlineKey, '-inf', `(${String(before)}`);
     },
+    size() {
+      return redis.zcard(onlineKey);
+    },
     async close() {
       // The connection belongs to the caller.
     },
