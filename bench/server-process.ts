@@ -8,10 +8,17 @@ export type ServerProcess = { child: ChildProcess; base: string; healthyAfterMs:
  * Runs `command args` in `cwd` with PORT set, in a process group of its own, until GET /api/health
  * answers; `stop` sends SIGTERM to the group and answers how long the exit took.
  */
+/**
+ * What every bench server gets unless the bench says otherwise: the demo city (on PostgreSQL too,
+ * where it is off unless asked, issue 23 point 3) and the secrets a server on a real database
+ * must be given (fixed values for benches, never a deployment's).
+ */
+const BENCH_ENV = { DEMO_DATA: '1', PAYMENT_SECRET: 'bench-only-payment-secret-0123456789', TWO_FACTOR_KEY: '0123456789abcdef'.repeat(4) };
+
 export async function startProcess(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = 4300 + Math.floor(Math.random() * 900);
   const started = performance.now();
-  const child = spawn(command, args, { cwd, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env } });
+  const child = spawn(command, args, { cwd, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...BENCH_ENV, ...env } });
   const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));
   const base = `http://127.0.0.1:${String(port)}`;
   for (;;) {

@@ -48,7 +48,9 @@ function hashOf(inputs) {
   return hash.digest('hex');
 }
 
-for (const target of targets) {
+// `node scripts/build-if-changed.mjs server` builds the server alone (npm run check-config needs no web app).
+const only = process.argv[2];
+for (const target of targets.filter((candidate) => !only || candidate.workspace === `@rideway/${only}`)) {
   const stamp = join(root, target.output, '.build-stamp');
   const wanted = hashOf(target.inputs);
   if (existsSync(stamp) && readFileSync(stamp, 'utf8') === wanted) continue;

@@ -22,7 +22,8 @@ const externalPackages = {
 await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 await build({
-  entryPoints: { main: `${here}src/main.ts` },
+  // check-config: `npm run check-config` (issue 23 point 3), from the same build an operator runs.
+  entryPoints: { main: `${here}src/main.ts`, 'check-config': `${here}src/check-config.ts` },
   outdir,
   bundle: true,
   platform: 'node',

@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
-import { healthResponse, openApiResponse } from '@rideway/contract';
+import { openApiResponse } from '@rideway/contract';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -15,6 +15,7 @@ import { registerActorHook } from './http/actor';
 import { sessionCache } from './http/session-cache';
 import { attachReadCache, CACHED_DATA, forgetCached, isCachedData } from './db/read-cache';
 import { registerDrain } from './http/drain';
+import { healthRoutes, registerLoadShedding } from './http/health';
 import { registerNulGuard } from './http/nul-guard';
 import { registerRateLimits } from './http/rate-limiting';
 import { registerIdempotency, spendingKeys } from './http/idempotency';
@@ -56,6 +57,7 @@ import { flushPositions, warmIndex } from './modules/presence/service';
 import { trackingRoutes } from './modules/tracking/routes';
 import { etaRoutes } from './modules/eta/routes';
 import { registerGateway, registerWebSocket } from './realtime/gateway';
+import { registerMetrics } from './metrics/endpoint';
 import { createLiveLayer } from './realtime/live';
 
 declare module 'fastify' {
@@ -116,6 +118,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
   await registerWebSocket(app);
+  await registerLoadShedding(app, options.config);
   await registerRateLimits(app, options.config);
   const sessions = sessionCache({ healthy: () => ctx.live.bus.healthy() });
   ctx.live.bus.onSessionsEnded((ended) => { sessions.dropUser(ended.uid); });
@@ -138,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const routes: RouteApp = app.withTypeProvider<ZodTypeProvider>();
   await registerWebApp(routes, async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())));
 
-  routes.get('/api/health', { config: { access: 'public' }, schema: { summary: 'Liveness', response: { 200: healthResponse } } }, () => ({ status: 'ok' as const, uptime: Math.round(process.uptime()) }));
+  healthRoutes(routes, ctx);
   routes.get('/api/openapi.json', { config: { access: 'public' }, schema: { summary: 'This API document', response: { 200: openApiResponse } } }, () => app.swagger() as { openapi: string });
 
   // API answers hold one user's data: no cache (a browser's, a proxy's) keeps them, unless a
@@ -155,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     done();
   });
   registerGateway(app, ctx);
+  registerMetrics(app, ctx);
 
   for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, documentRoutes, vehicleRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     register(routes, ctx);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from './config';
+import { configProblems, loadConfig } from './config';
 
 describe('configuration', () => {
   it('runs with no environment at all, on embedded defaults', () => {
@@ -46,7 +46,44 @@ describe('configuration', () => {
       BRAINTREE_ENVIRONMENT: 'sandbox',
       PAYFAST_SANDBOX: false,
       PAYULATAM_TEST: false,
+      SECUREPAY_SANDBOX: false,
+      DB_CONNECT_TIMEOUT_MS: 5000,
+      HEALTH_TIMEOUT_MS: 2000,
+      PRESSURE_MAX_EVENT_LOOP_UTILIZATION: 0,
+      PRESSURE_MAX_RSS_MB: 0,
+      METRICS_HOST: '127.0.0.1',
+      S3_PREFIX: '',
+      S3_REGION: 'us-east-1',
+      S3_TIMEOUT_MS: 10_000,
     });
+  });
+
+  it('seeds demo data on the embedded database only, unless asked (issue 23 point 3)', () => {
+    expect(loadConfig({}).DEMO_DATA).toBe(true);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.internal/rideway' }).DEMO_DATA).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db.internal/rideway', DEMO_DATA: '1' }).DEMO_DATA).toBe(true);
+    expect(loadConfig({ DEMO_DATA: '0' }).DEMO_DATA).toBe(false);
+  });
+
+  it('requires the shared secrets with a real database or Redis, and warns of what an enabled part lacks (issue 23 point 3)', () => {
+    const errors = (env: Record<string, string>) => configProblems(loadConfig(env), env).filter((problem) => problem.severity === 'error').map((problem) => problem.variable);
+    const warnings = (env: Record<string, string>) => configProblems(loadConfig(env), env).filter((problem) => problem.severity === 'warning').map((problem) => problem.variable);
+    // A laptop: nothing to say.
+    expect(configProblems(loadConfig({}), {})).toEqual([]);
+    for (const shared of [{ DATABASE_URL: 'postgres://db.internal/rideway' }, { REDIS_URL: 'redis://cache.internal:6379' }] as Record<string, string>[]) {
+      expect(errors(shared)).toEqual(['PAYMENT_SECRET', 'TWO_FACTOR_KEY']);
+      expect(errors({ ...shared, PAYMENT_SECRET: 'a-long-enough-secret-1234', TWO_FACTOR_KEY: 'ab'.repeat(32) })).toEqual([]);
+    }
+    const production = { DATABASE_URL: 'postgres://db.internal/rideway', PAYMENT_SECRET: 'a-long-enough-secret-1234', TWO_FACTOR_KEY: 'ab'.repeat(32) };
+    expect(warnings({ ...production, DEMO_DATA: '1', PAYMENT_TEST_PROVIDER: '1', RATE_LIMITS: 'off' })).toEqual(['DEMO_DATA', 'PAYMENT_TEST_PROVIDER', 'RATE_LIMITS']);
+    // Mail links, social sign-in and payment providers need the public address, over https for payments.
+    expect(warnings({ ...production, SMTP_URL: 'smtp://mail.internal:587' })).toEqual(['PUBLIC_URL']);
+    expect(warnings({ ...production, PAYSTACK_SECRET_KEY: 'sk_test_0123456789abcdef', PUBLIC_URL: 'http://rides.example.com' })).toEqual(['PUBLIC_URL']);
+    expect(warnings({ ...production, PAYSTACK_SECRET_KEY: 'sk_test_0123456789abcdef', PUBLIC_URL: 'https://rides.example.com' })).toEqual([]);
+    expect(warnings({ ...production, HOST: '0.0.0.0' })).toEqual(['TRUST_PROXY']);
+    // A problem names the variable and what is wrong, never a value: the environment holds secrets.
+    const told = JSON.stringify(configProblems(loadConfig({ DATABASE_URL: 'postgres://user:hunter2@db.internal/rideway' }), {}));
+    expect(told).not.toContain('hunter2');
   });
 
   it('reads every variable', () => {

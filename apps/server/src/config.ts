@@ -31,12 +31,60 @@ export const configSchema = z.object({
   /** Redis, to share events and live driver positions between server processes. */
   REDIS_URL: optionalUrl(/^rediss?$/).optional(),
   /**
+   * Issue 23 point 7: an S3 bucket for uploaded files (photos, licences, documents) instead of
+   * DATA_DIR/files, so several servers share them. Credentials are S3_ACCESS_KEY_ID and
+   * S3_SECRET_ACCESS_KEY, or else the AWS SDK's own chain (AWS_ACCESS_KEY_ID and
+   * AWS_SECRET_ACCESS_KEY, AWS_PROFILE, an instance or task role).
+   */
+  S3_BUCKET: z.string().trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'an S3 bucket name (3 to 63 lower-case letters, digits, dots and hyphens)').optional(),
+  /** An S3-compatible service instead of AWS (MinIO, Ceph, R2): scheme, host and port; buckets are then addressed by path. */
+  S3_ENDPOINT: optionalUrl(/^https?$/)
+    .refine((value) => value === undefined || /^https?:\/\/[^/?#]+\/?$/.test(value), 'an http(s) address without a path, e.g. http://127.0.0.1:9000')
+    .optional(),
+  /** The bucket's region (the signature's scope); `auto` for R2. */
+  S3_REGION: z.string().trim().regex(/^[a-z0-9-]{1,40}$/, 'a region name, e.g. eu-west-1').default('us-east-1'),
+  /** Keys in the bucket start with this (`rideway/`), so deployments can share a bucket. */
+  S3_PREFIX: z
+    .string()
+    .trim()
+    .max(200)
+    .regex(/^([A-Za-z0-9_-][A-Za-z0-9._-]*(\/[A-Za-z0-9_-][A-Za-z0-9._-]*)*\/?)?$/, 'folders of letters, digits, ., _ and - (none starting with a dot), e.g. rideway/')
+    .transform((value) => (value === '' || value.endsWith('/') ? value : `${value}/`))
+    .default(''),
+  /** The bucket's access key id, set with S3_SECRET_ACCESS_KEY; without both the AWS SDK's own chain is used. */
+  S3_ACCESS_KEY_ID: z.string().trim().regex(/^[\x21-\x7e]{3,128}$/, 'an access key id (3 to 128 characters, no spaces)').optional(),
+  /** The bucket's secret access key: it signs every request and is never sent or logged. */
+  S3_SECRET_ACCESS_KEY: z.string().trim().regex(/^[\x21-\x7e]{8,256}$/, 'a secret access key (8 to 256 characters, no spaces)').optional(),
+  /** Each call to S3 (one attempt of the SDK's three) gives up after this long. */
+  S3_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
    * How long a shutdown (SIGTERM, SIGINT) may take: requests in flight and WebSockets get this long
    * to finish, then the process exits anyway, so a database or Redis that is gone cannot keep it up.
    */
   SHUTDOWN_GRACE_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
-  /** Seed demo data into an empty database. */
-  DEMO_DATA: flag.default(true),
+  /** How long a request waits for a new PostgreSQL connection: while the server is down or restarting, requests answer 503 within this (issue 23 point 4). */
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  /** How long /api/health/ready waits for the database before it calls it down. */
+  HEALTH_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(2000),
+  /**
+   * Load shedding (issue 23 point 1, @fastify/under-pressure): past any of these, requests answer
+   * 503 service_unavailable with Retry-After until the process recovers; 0 turns a check off. The
+   * event loop's mean delay over a second, in ms; unset: 1000 on PostgreSQL, off on the embedded
+   * PGlite, whose queries run on this same thread, so that its delay is the database's own work
+   * and queueing it is fairer than refusing it (issue 21 point 2).
+   */
+  PRESSURE_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).optional(),
+  /** The V8 heap in use, in MB; unset: 90% of the heap's limit (node's --max-old-space-size). */
+  PRESSURE_MAX_HEAP_USED_MB: z.coerce.number().int().min(0).max(1_000_000).optional(),
+  /** The process's resident memory, in MB (0: not checked). */
+  PRESSURE_MAX_RSS_MB: z.coerce.number().int().min(0).max(1_000_000).default(0),
+  /** The event loop's utilisation over a second, 0 to 1 (0: not checked; the embedded PGlite runs on this thread, so a busy laptop would shed at once). */
+  PRESSURE_MAX_EVENT_LOOP_UTILIZATION: z.coerce.number().min(0).max(1).default(0),
+  /**
+   * Seed demo data (published logins, the test payment provider) into an empty database. Unset:
+   * on the embedded database only, never on a real one (DATABASE_URL) unless asked (issue 23 point 3).
+   */
+  DEMO_DATA: flag.optional(),
   BOOTSTRAP_ADMIN_EMAIL: z.email().optional(),
   BOOTSTRAP_ADMIN_PASSWORD: z.string().min(6).optional(),
   /** The address people reach the server at, for links in emails. */
@@ -160,6 +208,18 @@ export const configSchema = z.object({
   PAYTM_WEBSITE: z.string().trim().regex(/^[A-Za-z0-9_]{1,30}$/, "Paytm's website name (WEBSTAGING, DEFAULT, ...)").optional(),
   /** Paytm's host instead of production's https://securegw.paytm.in: https://securegw-stage.paytm.in for staging, or a test stand-in. */
   PAYTM_API_URL: optionalUrl(/^https?$/).optional(),
+  /** A SecurePay (Australia Post) API client id (docs/payments-securepay.md): with its secret and the merchant code, turns SecurePay on; SecurePay's card component in the browser takes it too. */
+  SECUREPAY_CLIENT_ID: z.string().trim().regex(/^[A-Za-z0-9_-]{8,100}$/, "SecurePay's client id (letters, digits, - and _)").optional(),
+  /** The API client's secret: it buys the OAuth token every call carries. A secret, sent to SecurePay's token endpoint only, never logged. */
+  SECUREPAY_CLIENT_SECRET: z.string().trim().regex(/^[\x21-\x7e]{16,200}$/, "SecurePay's client secret (16 to 200 characters, no spaces)").optional(),
+  /** The SecurePay merchant account's code (e.g. 5AR0055): every payment and refund names it. */
+  SECUREPAY_MERCHANT_CODE: z.string().trim().regex(/^[A-Za-z0-9]{3,20}$/, "SecurePay's merchant code (letters and digits)").optional(),
+  /** SecurePay's sandbox (payments-stest.npe.auspost.zone, test cards, no money moves) instead of payments.auspost.net.au. */
+  SECUREPAY_SANDBOX: flag.default(false),
+  /** SecurePay's API base (its /v2/... calls and the card component's script) instead of the sandbox's or live one: a test stand-in. */
+  SECUREPAY_API_URL: optionalUrl(/^https?$/).optional(),
+  /** SecurePay's OAuth token endpoint instead of welcome.api2.(sandbox.)auspost.com.au/oauth/token: a test stand-in. */
+  SECUREPAY_AUTH_URL: optionalUrl(/^https?$/).optional(),
   /** Keys in Redis start with this, so several deployments (or test runs) can share one server. */
   REDIS_PREFIX: z.string().regex(/^[A-Za-z0-9:_-]{1,64}$/).default('rideway'),
   /** A driver who reports no position for this long drops out of availability (0: never). */
@@ -312,8 +372,30 @@ export const configSchema = z.object({
   GOOGLE_MAP_TILES_LANGUAGE: z.string().trim().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/, 'an IETF language tag, e.g. en-US').default('en-US'),
   /** The region whose borders and names the Google map shows (a CLDR region code). */
   GOOGLE_MAP_TILES_REGION: z.string().trim().regex(/^[A-Za-z]{2}$/, 'a two-letter region code, e.g. US').default('US'),
+  /**
+   * Issue 23 point 2: GET /metrics (Prometheus) on the main server, answered only to
+   * `Authorization: Bearer <this token>`. A secret: 32 to 256 characters, e.g. `openssl rand -hex 32`.
+   * Without it and without METRICS_PORT there is no /metrics at all.
+   */
+  METRICS_TOKEN: z.string().trim().regex(/^[\x21-\x7e]{32,256}$/, '32 to 256 characters without spaces, e.g. openssl rand -hex 32').optional(),
+  /** A listener of its own serving only /metrics (the token too when METRICS_TOKEN is set), for a scraper on a private network; 0 picks a free port. */
+  METRICS_PORT: z
+    .string()
+    .trim()
+    .transform((value) => (value === '' ? undefined : Number(value)))
+    .pipe(z.number().int().min(0).max(65535).optional())
+    .optional(),
+  /** The address the METRICS_PORT listener binds: the loopback unless the operator names a private one. */
+  METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 }).superRefine((config, context) => {
+  // Files on S3 (issue 23 point 7): its settings mean nothing without the bucket; a key pair goes together.
+  if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
+    context.addIssue({ code: 'custom', path: [config.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID'], message: 'S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY are set together' });
+  }
+  for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID'] as const) {
+    if (config[name] && !config.S3_BUCKET) context.addIssue({ code: 'custom', path: ['S3_BUCKET'], message: `required with ${name}` });
+  }
   // The osm maps provider needs its routing and geocoding servers.
   if (config.MAPS_PROVIDER === 'osm') {
     for (const name of ['OSRM_URL', 'NOMINATIM_URL'] as const) {
@@ -390,6 +472,12 @@ export const configSchema = z.object({
   if (config.PAYTM_MERCHANT_ID && config.PAYTM_WEBSITE === 'WEBSTAGING' && !config.PAYTM_API_URL) {
     context.addIssue({ code: 'custom', path: ['PAYTM_API_URL'], message: 'PAYTM_WEBSITE=WEBSTAGING is Paytm staging: set PAYTM_API_URL=https://securegw-stage.paytm.in' });
   }
+  // SecurePay's client id, secret and merchant code go together (the token, then every call); its overrides mean nothing without them.
+  if (config.SECUREPAY_CLIENT_ID || config.SECUREPAY_CLIENT_SECRET || config.SECUREPAY_MERCHANT_CODE || config.SECUREPAY_API_URL || config.SECUREPAY_AUTH_URL) {
+    for (const name of ['SECUREPAY_CLIENT_ID', 'SECUREPAY_CLIENT_SECRET', 'SECUREPAY_MERCHANT_CODE'] as const) {
+      if (!config[name]) context.addIssue({ code: 'custom', path: [name], message: 'SECUREPAY_CLIENT_ID, SECUREPAY_CLIENT_SECRET and SECUREPAY_MERCHANT_CODE are set together' });
+    }
+  }
   // Twilio needs its account, its token and a sender; one SMS provider at a time.
   if (config.TWILIO_ACCOUNT_SID || config.TWILIO_AUTH_TOKEN) {
     for (const name of ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN'] as const) {
@@ -414,7 +502,7 @@ export const configSchema = z.object({
     context.addIssue({ code: 'custom', path: ['GOOGLE_MAPS_API_KEY'], message: 'required when MAPS_PROVIDER=google' });
   }
 });
-export type Config = z.infer<typeof configSchema>;
+export type Config = Omit<z.infer<typeof configSchema>, 'DEMO_DATA'> & { DEMO_DATA: boolean };
 
 /** Parses the environment, or throws one error naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
@@ -423,5 +511,36 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('; ');
     throw new Error(`Bad configuration: ${problems}`);
   }
-  return parsed.data;
+  return { ...parsed.data, DEMO_DATA: parsed.data.DEMO_DATA ?? !parsed.data.DATABASE_URL };
+}
+
+export type ConfigProblem = { variable: string; problem: string; severity: 'error' | 'warning' };
+
+/**
+ * What a configuration that parses still lacks for what it enables (issue 23 point 3): `error`s
+ * stop the server at start, `warning`s are logged; `npm run check-config` prints both. A real
+ * database or Redis means production, or several processes sharing one database: there a secret
+ * made at random per process would differ between them (the test provider's signed confirmations
+ * of one process refused by another), and authenticator secrets must be sealed at rest.
+ */
+export function configProblems(config: Config, env: Record<string, string | undefined> = process.env): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
+  const shared = config.DATABASE_URL ? 'a real database (DATABASE_URL)' : config.REDIS_URL ? 'several processes (REDIS_URL)' : undefined;
+  if (shared) {
+    if (!config.PAYMENT_SECRET) problems.push({ variable: 'PAYMENT_SECRET', severity: 'error', problem: `required with ${shared}: every process must sign payment confirmations with the same secret (at least 16 characters, e.g. openssl rand -hex 32)` });
+    if (!config.TWO_FACTOR_KEY) problems.push({ variable: 'TWO_FACTOR_KEY', severity: 'error', problem: `required with ${shared}: it seals admins' authenticator secrets at rest (openssl rand -hex 32)` });
+  }
+  if (config.DATABASE_URL && config.DEMO_DATA) problems.push({ variable: 'DEMO_DATA', severity: 'warning', problem: 'demo data with published logins (password demo123) and the test payment provider will be seeded into an empty real database' });
+  if (config.DATABASE_URL && config.PAYMENT_TEST_PROVIDER) problems.push({ variable: 'PAYMENT_TEST_PROVIDER', severity: 'warning', problem: 'the test payment provider confirms payments without charging a card: never in production' });
+  if (env.RATE_LIMITS === 'off') problems.push({ variable: 'RATE_LIMITS', severity: 'warning', problem: 'every rate limit is off: for load tests only' });
+  const needsPublicUrl = [
+    config.SMTP_URL && 'mail (SMTP_URL) links',
+    (config.GOOGLE_CLIENT_ID || config.APPLE_CLIENT_ID || config.FACEBOOK_APP_ID) && 'social sign-in return addresses',
+    (config.STRIPE_SECRET_KEY || config.PAYPAL_CLIENT_ID || config.BRAINTREE_MERCHANT_ID || config.PAYSTACK_SECRET_KEY || config.FLUTTERWAVE_SECRET_KEY || config.PAYFAST_MERCHANT_ID || config.PAYULATAM_API_KEY || config.LIQPAY_PUBLIC_KEY || config.MERCADOPAGO_ACCESS_TOKEN || config.CULQI_SECRET_KEY || config.PAYTM_MERCHANT_ID) && "payment providers' return and notification addresses",
+  ].filter(Boolean);
+  if (!config.PUBLIC_URL && needsPublicUrl.length > 0) problems.push({ variable: 'PUBLIC_URL', severity: 'warning', problem: `the address people reach the server at is needed for ${needsPublicUrl.join(', ')}` });
+  if (config.PUBLIC_URL?.startsWith('https:') === false && needsPublicUrl.length > 0) problems.push({ variable: 'PUBLIC_URL', severity: 'warning', problem: 'payment providers and Apple send people back only to https addresses' });
+  if (config.METRICS_PORT !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(config.METRICS_HOST) && !config.METRICS_TOKEN) problems.push({ variable: 'METRICS_TOKEN', severity: 'warning', problem: `the metrics listener binds ${config.METRICS_HOST} with no token: anyone who reaches that address reads the metrics` });
+  if (config.HOST !== '127.0.0.1' && config.HOST !== 'localhost' && !config.TRUST_PROXY) problems.push({ variable: 'TRUST_PROXY', severity: 'warning', problem: `the server listens on ${config.HOST}: behind a reverse proxy set TRUST_PROXY=1, or every client shares the proxy's rate limits` });
+  return problems;
 }

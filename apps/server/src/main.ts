@@ -1,23 +1,40 @@
 import { join } from 'node:path';
 import { buildApp } from './app';
-import { loadConfig } from './config';
+import { configProblems, loadConfig } from './config';
 import { openDatabase } from './db/client';
 import { relayMail } from './jobs/mail-relay';
 import { diskStorage } from './providers/storage';
+import { s3StorageFromConfig } from './providers/storage-s3';
 import { keepDemoDriversOnline } from './seed/demo-presence';
 import { prepareDatabase } from './seed/prepare';
 
 const config = loadConfig();
+// What the configuration lacks for what it turns on (issue 23 point 3): an error stops the start
+// here, with every problem named, before anything is opened.
+const problems = configProblems(config);
+const refusals = problems.filter((problem) => problem.severity === 'error');
+if (refusals.length > 0) {
+  console.error(['Rideway cannot start with this configuration (npm run check-config tells the same):', ...refusals.map(({ variable, problem }) => `  ${variable}: ${problem}`)].join('\n'));
+  process.exit(1);
+}
 const database = await openDatabase({
   databaseUrl: config.DATABASE_URL,
   dataDir: config.DATA_DIR,
+  connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
   onIdleError: (error) => {
     console.error(`database connection lost: ${error.message}`);
   },
 });
-const storage = diskStorage(join(config.DATA_DIR, 'files'));
+// Files on S3 when S3_BUCKET is set, so several servers share them (issue 23 point 7); the SDK
+// loads only then.
+const storage = config.S3_BUCKET
+  ? await s3StorageFromConfig(config, (message) => {
+      console.warn(message);
+    })
+  : diskStorage(join(config.DATA_DIR, 'files'));
 const demoLogins = await prepareDatabase(database.db, config, Date.now(), storage);
 const app = await buildApp({ config, db: database.db, storage });
+for (const { variable, problem } of problems.filter((found) => found.severity === 'warning')) app.log.warn({ variable }, `configuration: ${problem}`);
 
 // With SMTP configured, mail leaves the outbox every few seconds; without, admins read it there.
 // Loaded only when configured: an SDK not in use costs no memory (issue 21 point 4).

@@ -1,13 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from './postgres';
+import { SERVER_SECRETS } from './server-secrets';
+import { databaseRelay } from './database-relay';
 
 /**
  * Issue 21 point 3: the server as production runs it, `node dist/main.js` built by build.mjs, and
@@ -45,7 +46,7 @@ async function startCompiled(env: Record<string, string>): Promise<Running> {
     // Its own process group, signalled as a supervisor (systemd, a container runtime) would.
     detached: true,
     stdio: ['ignore', process.env.DEBUG_COMPILED ? 'inherit' : 'ignore', 'inherit'],
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.DEBUG_COMPILED ? 'info' : 'silent', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', DEMO_DATA: '0', SHUTDOWN_GRACE_MS: String(GRACE_MS), ...env },
+    env: { ...process.env, ...SERVER_SECRETS, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: process.env.DEBUG_COMPILED ? 'info' : 'silent', DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '', DEMO_DATA: '0', SHUTDOWN_GRACE_MS: String(GRACE_MS), ...env },
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => { rmSync(dataDir, { recursive: true, force: true }); resolve(code); }));
   const base = `http://127.0.0.1:${String(port)}`;
@@ -57,34 +58,6 @@ async function startCompiled(env: Record<string, string>): Promise<Running> {
 }
 
 const terminateGroup = (running: Running) => { process.kill(-(running.child.pid ?? 0), 'SIGTERM'); };
-
-/** A TCP relay in front of PostgreSQL that can hold what the server sends, or vanish like a lost database. */
-async function databaseRelay(target: URL) {
-  const sockets = new Set<Socket>();
-  let held: (() => void)[] | undefined;
-  const server: Server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    sockets.add(client).add(upstream);
-    client.on('data', (chunk) => {
-      if (held) held.push(() => upstream.write(chunk));
-      else upstream.write(chunk);
-    });
-    upstream.pipe(client);
-    const end = () => { client.destroy(); upstream.destroy(); };
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = new URL(target);
-  url.hostname = '127.0.0.1';
-  url.port = String((server.address() as AddressInfo).port);
-  return {
-    url: url.toString(),
-    hold: () => { held = []; },
-    release: () => { const waiting = held ?? []; held = undefined; for (const send of waiting) send(); },
-    vanish: () => { server.close(); for (const socket of sockets) socket.destroy(); },
-  };
-}
 
 describe('the compiled server (node dist/main.js)', () => {
   it('serves, and on SIGTERM to its group closes WebSockets with 1001 and exits 0', async () => {
@@ -123,7 +96,7 @@ describe.skipIf(!serverUrl)('the compiled server on PostgreSQL, shutting down', 
     const answer = await inFlight;
     expect(answer.status).toBe(401);
     expect(await running.exited).toBe(0);
-    relay.vanish();
+    await relay.vanish();
   });
 
   it('exits within its grace when the database is gone', async () => {
@@ -133,11 +106,50 @@ describe.skipIf(!serverUrl)('the compiled server on PostgreSQL, shutting down', 
     // Stuck on a database that will never answer: the grace ends it.
     const stuck = fetch(`${running.base}/api/me`, { headers: { authorization: 'Bearer not-a-session' } }).catch(() => undefined);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    relay.vanish();
+    await relay.vanish();
     terminateGroup(running);
     // It exits (the test's own time limit catches a hang): cleanly if the pool lets go, else when
     // SHUTDOWN_GRACE_MS (3 s here) runs out.
     expect([0, 1]).toContain(await running.exited);
     await stuck;
   }, 30_000);
+});
+
+/**
+ * Issue 23 point 3: `npm run check-config` (dist/check-config.js) and the start itself tell an
+ * operator what a configuration lacks, by variable name, never by value.
+ */
+describe('the configuration check (npm run check-config)', () => {
+  const check = (env: Record<string, string>) => spawnSync(process.execPath, [join(OUT_DIR, 'check-config.js')], { cwd: SERVER_DIR, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env } });
+
+  it('passes a laptop, names what a real database lacks, and names a variable that does not parse', () => {
+    const laptop = check({});
+    expect(laptop.status).toBe(0);
+    expect(laptop.stdout).toContain('database: embedded PGlite');
+    expect(laptop.stdout).toContain('The server can start with this configuration.');
+
+    const production = check({ DATABASE_URL: 'postgres://rideway:hunter2@db.internal/rideway', SMTP_URL: 'smtp://mail.internal:587' });
+    expect(production.status).toBe(1);
+    expect(production.stdout).toMatch(/^ERROR {2}PAYMENT_SECRET: required with a real database/m);
+    expect(production.stdout).toMatch(/^ERROR {2}TWO_FACTOR_KEY: required/m);
+    expect(production.stdout).toMatch(/^warning {2}PUBLIC_URL: .*mail/m);
+    expect(production.stdout).toContain('demo data: off');
+    expect(production.stdout + production.stderr).not.toContain('hunter2');
+
+    expect(check({ DATABASE_URL: 'postgres://db.internal/rideway', ...SERVER_SECRETS }).status).toBe(0);
+    const wrong = check({ PORT: 'eighty' });
+    expect(wrong.status).toBe(1);
+    expect(wrong.stderr).toContain('PORT');
+  });
+
+  it('the server refuses to start on a real database without its secrets, and says which', async () => {
+    const child = spawn(process.execPath, [join(OUT_DIR, 'main.js')], { cwd: SERVER_DIR, env: { PATH: process.env.PATH ?? '', DATABASE_URL: 'postgres://127.0.0.1:9/none', LOG_LEVEL: 'silent' } });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain('Rideway cannot start with this configuration');
+    expect(stderr).toMatch(/PAYMENT_SECRET: required/);
+    expect(stderr).toMatch(/TWO_FACTOR_KEY: required/);
+  });
 });

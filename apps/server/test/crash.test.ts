@@ -4,6 +4,7 @@ import { BOOKING_STATUSES } from '@rideway/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoDatabase } from './postgres';
+import { SERVER_SECRETS } from './server-secrets';
 
 /**
  * Issue 4: the server is killed with SIGKILL in the middle of a stream of trip steps and
@@ -19,7 +20,7 @@ function startServer(databaseUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
     cwd: join(import.meta.dirname, '..'),
     // Every demo driver gets each offer, so both streams' drivers can always accept.
-    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', OFFER_BATCH_SIZE: '5', DRIVER_TIMEOUT_S: '0' },
+    env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', OFFER_BATCH_SIZE: '5', DRIVER_TIMEOUT_S: '0' },
     stdio: 'ignore',
   });
 }

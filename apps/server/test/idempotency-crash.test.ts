@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoDatabase } from './postgres';
+import { SERVER_SECRETS } from './server-secrets';
 
 /**
  * Issue 15, point 11, the attack as the crash test saw it: writes commit, the server is killed
@@ -18,7 +19,7 @@ const base = `http://127.0.0.1:${port}`;
 function startServer(databaseUrl: string): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
     cwd: join(import.meta.dirname, '..'),
-    env: { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', RATE_LIMITS: 'off' },
+    env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', RATE_LIMITS: 'off' },
     stdio: 'ignore',
   });
 }

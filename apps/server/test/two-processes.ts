@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { createDemoDatabase } from './postgres';
+import { SERVER_SECRETS } from './server-secrets';
 
 export type ProcessIndex = 0 | 1;
 
@@ -33,7 +34,7 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
       servers.push(
         spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
           cwd: join(import.meta.dirname, '..'),
-          env: { ...process.env, DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0' },
+          env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0' },
           stdio: 'ignore',
         }),
       );

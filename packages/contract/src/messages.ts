@@ -627,6 +627,12 @@ const WEB_KEYS = [
   'refund_amount',
   'refund_reason',
   'refund_requested',
+  // Issue 22: a refund made in the provider's dashboard, then confirmed by an admin.
+  'refund_status_awaiting_dashboard',
+  'refund_dashboard_instruction',
+  'refund_dashboard_confirm',
+  'refund_dashboard_reference',
+  'refund_dashboard_confirmed',
   'payment_result_paid',
   'payment_result_pending',
   'payment_result_failed',

@@ -70,6 +70,7 @@ const ADDED_ERROR_KEYS = [
   'driver_car_type_mismatch',
   'auto_dispatch_on',
   'too_many_requests',
+  'service_unavailable',
   'idempotency_key_reused',
   'idempotency_key_in_use',
   'payment_provider_unavailable',
@@ -77,6 +78,8 @@ const ADDED_ERROR_KEYS = [
   'topup_limit_reached',
   'topup_amount_exceeded',
   'refund_exceeds_paid',
+  // Issue 22: confirming a refund made in the provider's dashboard.
+  'refund_not_awaiting_dashboard',
   'proper_service_area',
   'outside_service_area',
   'proper_timezone',

@@ -54,7 +54,14 @@ export const PAYFAST_CURRENCIES: readonly string[] = ['ZAR'];
  */
 export const PAYULATAM_CURRENCIES: readonly string[] = ['ARS', 'BRL', 'CLP', 'COP', 'MXN', 'PEN', 'USD'];
 
-const BY_PROVIDER: Readonly<Record<string, readonly string[]>> = { paystack: PAYSTACK_CURRENCIES, flutterwave: FLUTTERWAVE_CURRENCIES, liqpay: LIQPAY_CURRENCIES, paytm: PAYTM_CURRENCIES, mercadopago: MERCADOPAGO_CURRENCIES, culqi: CULQI_CURRENCIES, payfast: PAYFAST_CURRENCIES, payulatam: PAYULATAM_CURRENCIES };
+/**
+ * SecurePay (Australia Post) takes Australian dollars only, in cents: a payment request names no
+ * currency, the merchant account's AUD is charged
+ * (https://auspost.com.au/payments/docs/securepay/#card-payments-rest-api-create-payment, `amount` in cents).
+ */
+export const SECUREPAY_CURRENCIES: readonly string[] = ['AUD'];
+
+const BY_PROVIDER: Readonly<Record<string, readonly string[]>> = { paystack: PAYSTACK_CURRENCIES, flutterwave: FLUTTERWAVE_CURRENCIES, liqpay: LIQPAY_CURRENCIES, paytm: PAYTM_CURRENCIES, mercadopago: MERCADOPAGO_CURRENCIES, culqi: CULQI_CURRENCIES, payfast: PAYFAST_CURRENCIES, payulatam: PAYULATAM_CURRENCIES, securepay: SECUREPAY_CURRENCIES };
 
 /** The currencies a provider documents, or undefined when it is not limited here. */
 export const providerCurrencies = (provider: string): readonly string[] | undefined => BY_PROVIDER[provider];

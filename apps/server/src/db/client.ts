@@ -17,7 +17,7 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 export type Database = { db: Db; engine: 'pglite' | 'postgres'; close: () => Promise<void> };
 
-const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
 /**
  * The embedded database's memory (issue 21 point 4): PostgreSQL's default 128 MB of shared
@@ -35,9 +35,14 @@ export async function openDatabase(options: {
   databaseUrl?: string | undefined;
   dataDir: string;
   onIdleError?: (error: Error) => void;
+  /**
+   * How long a request waits for a new PostgreSQL connection before it fails (issue 23 point 4):
+   * while the server is down or restarting, requests answer 503 within this instead of queueing.
+   */
+  connectTimeoutMs?: number;
 }): Promise<Database> {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 });
     // An idle connection that the server drops (restart, failover) emits here; without a
     // listener that error would end the process. The pool replaces the connection on next use.
     pool.on('error', (error) => {

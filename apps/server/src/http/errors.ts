@@ -1,8 +1,11 @@
 import { ERROR_CATALOGUE, errorBody, errorKeyOfIssue, fieldOfIssue } from '@rideway/contract';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { isDatabaseUnavailable } from '../db/availability';
 import { MapsProviderError } from '../providers/maps/port';
+import { StorageError } from '../providers/storage';
 import { AppError } from './app-error';
+import { UNAVAILABLE_RETRY_AFTER_S } from './health';
 
 /** Seconds a client waits before asking again after a maps provider's passing failure. */
 const MAPS_RETRY_AFTER_S = 5;
@@ -47,6 +50,18 @@ export function errorHandler(error: FastifyError | AppError, request: FastifyReq
   }
   const status = clientStatus(error);
   if (status !== undefined) return reply.status(status).send(errorBody(status === 404 ? 'not_found' : 'validation_error'));
+  // A part the request needed out of reach: the database (stopped, restarting, out of
+  // connections) or the file store. Nothing was committed, and the same request may succeed in a
+  // moment (issue 23 point 4). After the client's own errors: a client that drops its upload
+  // (ECONNRESET, a 400) is not an outage.
+  if (error instanceof StorageError) {
+    request.log.error({ err: error }, 'file storage failed');
+    return reply.status(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S)).send(errorBody('service_unavailable'));
+  }
+  if (isDatabaseUnavailable(error)) {
+    request.log.warn({ err: error }, 'a service this request needed (the database) is out of reach');
+    return reply.status(503).header('retry-after', String(UNAVAILABLE_RETRY_AFTER_S)).send(errorBody('service_unavailable'));
+  }
   request.log.error({ err: error }, 'unhandled error');
   return reply.status(500).send(errorBody('internal_error'));
 }

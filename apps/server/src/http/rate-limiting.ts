@@ -99,7 +99,8 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   const byRoute = limitsByRoute(limits);
   const routeLimit = (request: FastifyRequest) => {
     if (request.routeOptions.url === undefined) return undefined;
-    const route = `${request.method} ${request.routeOptions.url}`;
+    // Fastify answers HEAD on every GET route: it counts as the GET, or it would be a way round the limit.
+    const route = `${request.method === 'HEAD' ? 'GET' : request.method} ${request.routeOptions.url}`;
     return byRoute.get(route) ?? byRoute.get(anyProviderRoute(route));
   };
 

@@ -77,8 +77,8 @@ export const RATE_LIMITS = {
   promo: { counts: 'promo codes tried (Apply in the estimate dialog, and bookings with a code)', routes: ['POST /api/estimates/promo'], user: per(20, 10 * MINUTE), address: per(100, 10 * MINUTE) },
   upload: { counts: "a parcel's photos", routes: ['POST /api/bookings/:id/photos'], user: per(20, MINUTE), address: per(300, MINUTE) },
   payment: {
-    counts: 'checkouts, top-ups, card removals and admin refunds (each may call a payment provider)',
-    routes: ['POST /api/payments/*/checkout', 'POST /api/payments/*/complete', 'POST /api/wallet/topup', 'DELETE /api/me/cards/:id', 'POST /api/bookings/:id/refunds'],
+    counts: "checkouts, top-ups, card removals and admin refunds (each may call a payment provider), and admins' confirmations of refunds made in a provider's dashboard",
+    routes: ['POST /api/payments/*/checkout', 'POST /api/payments/*/complete', 'POST /api/wallet/topup', 'DELETE /api/me/cards/:id', 'POST /api/bookings/:id/refunds', 'POST /api/refunds/:id/dashboard-confirmation'],
     user: per(30, MINUTE),
     address: per(300, MINUTE),
   },
@@ -91,6 +91,10 @@ export const RATE_LIMITS = {
   // A provider delivers notifications in bursts from a few addresses; each is checked by its signature.
   'payment-notification': { counts: "payment providers' notifications", routes: ['POST /api/payments/*/webhook'], address: per(6000, MINUTE), replacesFloor: true },
   // Issue 19: the web reads the inbox when the app opens, on each notice and when the bell is opened; marks are one tap each.
+  // Issue 23: a load balancer probes every few seconds from a few addresses; each probe asks the database.
+  readiness: { counts: 'readiness probes (each asks the database)', routes: ['GET /api/health/ready'], address: per(600, MINUTE) },
+  // Issue 23: an admin's table shows a hundred photos at once; each miss on S3 is a billed request.
+  files: { counts: 'uploaded images read', routes: ['GET /api/files/*'], address: per(3000, MINUTE) },
   inbox: { counts: 'reads of the own inbox', routes: ['GET /api/me/notifications'], user: per(120, MINUTE), address: per(1200, MINUTE) },
   'inbox-read': { counts: 'inbox messages marked read', routes: ['POST /api/me/notifications/:id/read', 'POST /api/me/notifications/read-all'], user: per(120, MINUTE), address: per(1200, MINUTE) },
   // Issue 17: the web reads the saved places when the profile or the booking form opens; each edit is one tap.
