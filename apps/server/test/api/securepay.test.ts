@@ -70,8 +70,8 @@ describe.each(ENGINES)('SecurePay through the API on %s', (engine) => {
     return { page: answer.body, settings, attempt, csp: JSON.stringify(answer.headers['content-security-policy'] ?? '') };
   }
 
-  const complete = (rider: UserRow, attempt: string, token: string, extra: Record<string, string> = {}) =>
-    t.request({ method: 'POST', url: COMPLETE, as: rider, payload: new URLSearchParams({ attempt, payment_method_nonce: token, ...extra }).toString(), headers: FORM });
+  const complete = (rider: UserRow, attempt: string, token: string, extra: Record<string, string> = {}, remoteAddress?: string) =>
+    t.request({ method: 'POST', url: COMPLETE, as: rider, payload: new URLSearchParams({ attempt, payment_method_nonce: token, ...extra }).toString(), headers: FORM, ...(remoteAddress ? { remoteAddress } : {}) });
 
   const paymentsOf = (orderIds: (string | null | undefined)[]) => [...standIn.payments.values()].filter((payment) => orderIds.includes(payment.orderId));
 
@@ -116,13 +116,14 @@ describe.each(ENGINES)('SecurePay through the API on %s', (engine) => {
     const rider = await t.makeUser('rider');
     const b = await cardDelivery(rider);
     const { attempt } = await started(rider, b.id);
-    const answer = await complete(rider, attempt, standIn.tokenize(), { amount_minor: '1', currency: 'USD', reference: randomUUID() });
+    // The rider's own address goes to SecurePay's fraud screening, whatever the browser posts as customer_ip.
+    const answer = await complete(rider, attempt, standIn.tokenize(), { amount_minor: '1', currency: 'USD', reference: randomUUID(), customer_ip: '198.51.100.9' }, '203.0.113.7');
     expect([answer.statusCode, answer.headers.location]).toEqual([303, `/bookings/${b.id}?payment=paid`]);
     const paid = await rowsOf(b.id);
     expect(paid.status).toBe('NEW');
     const orderId = paid.payments[0]?.transactionId;
     expect(paid.payments).toEqual([expect.objectContaining({ provider: 'securepay', amountMinor: b.paidMinor, currency: 'AUD', outcome: 'succeeded' })]);
-    expect(paymentsOf([orderId])).toMatchObject([{ amount: b.paidMinor, status: 'paid', currency: 'AUD' }]);
+    expect(paymentsOf([orderId])).toMatchObject([{ amount: b.paidMinor, status: 'paid', currency: 'AUD', ip: '203.0.113.7' }]);
     // The same page posted again: nothing more is asked or paid.
     const calls = standIn.requests.length;
     expect((await complete(rider, attempt, standIn.tokenize())).headers.location).toBe(`/bookings/${b.id}?payment=paid`);

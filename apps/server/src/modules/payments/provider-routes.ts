@@ -64,7 +64,7 @@ function registerProvider(app: RouteApp, ctx: AppContext, provider: PaymentProvi
     app.post(`${base}/complete`, {
       config: { access: ['rider'] },
       schema: { summary: `The nonce of ${provider.name}'s browser script, charged for the checkout's own amount`, body: providerCompleteSchema, response: redirectAnswer },
-    }, async (request, reply) => reply.redirect(await completeClientCheckout(ctx, actorOf(request), provider, request.body), 303));
+    }, async (request, reply) => reply.redirect(await completeClientCheckout(ctx, actorOf(request), provider, request.body, request.ip), 303));
   }
 
   if (!provider.parseNotification) return;

@@ -69,13 +69,14 @@ const expectedOf = (attempt: Attempt): Record<string, string> => ({ amount_minor
  * POST /api/payments/:provider/complete: the nonce a provider's browser script gave (Braintree
  * Drop-in), posted from our own page by the attempt's rider; charged for the attempt's amount.
  */
-export async function completeClientCheckout(ctx: AppContext, actor: Actor, provider: PaymentProviderPort, body: { attempt: string; payment_method_nonce: string; device_data?: string | undefined }): Promise<string> {
+export async function completeClientCheckout(ctx: AppContext, actor: Actor, provider: PaymentProviderPort, body: { attempt: string; payment_method_nonce: string; device_data?: string | undefined }, customerIp?: string): Promise<string> {
   const attempt = await findAttempt(ctx, provider.name, body.attempt);
   const complete = provider.complete;
   if (attempt?.uid !== actor.uid || !complete) throw new AppError('not_found');
   if (attempt.status !== 'open' || !attempt.checkoutId) return landingOf(attempt, closedResult(attempt));
   const checkoutId = attempt.checkoutId;
-  const browser = { payment_method_nonce: body.payment_method_nonce, ...(body.device_data ? { device_data: body.device_data } : {}) };
+  // The rider's address (behind a proxy, with TRUST_PROXY): a provider's fraud screening reads it (SecurePay requires it).
+  const browser = { payment_method_nonce: body.payment_method_nonce, ...(body.device_data ? { device_data: body.device_data } : {}), ...(customerIp ? { customer_ip: customerIp } : {}) };
   const result = await settle(ctx, provider, attempt, () => complete(checkoutId, { ...browser, ...expectedOf(attempt) }, `${attempt.id}:complete`), 'complete');
   return landingOf(attempt, result);
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { createHash } from 'node:crypto';
 import { fromProviderUnits, SECUREPAY_CURRENCIES, toProviderUnits } from '@rideway/domain';
 import type { Config } from '../../config';
@@ -40,10 +41,14 @@ export const SECUREPAY_UI_SCRIPT_PATH = '/v3/ui/client/securepay-ui.min.js';
 
 /**
  * SecurePay asks for the customer's IP address on payments and refunds (for its fraud screening).
- * The port carries no rider address to the adapter yet: the loopback address stands in, as in
- * SecurePay's own examples (docs/payments-securepay.md says so).
+ * A payment carries the rider's address (the core passes it as `customer_ip`); a refund is an
+ * admin's act with no rider present, so the loopback address stands in there, as in SecurePay's
+ * own examples (docs/payments-securepay.md).
  */
 const CUSTOMER_IP = '127.0.0.1';
+
+/** The rider's address the core passes (`customer_ip`) when it is an IPv4 or IPv6 address, else SecurePay's own example value. */
+const customerIpOf = (payload: Record<string, string>): string => (payload.customer_ip && isIP(payload.customer_ip) !== 0 ? payload.customer_ip : CUSTOMER_IP);
 
 type Json = Record<string, unknown>;
 type PaymentOutcome = Extract<PaymentEvent, { type: 'payment_succeeded' | 'payment_failed' | 'payment_pending' }>;
@@ -148,7 +153,7 @@ export function securepayProvider(config: Config): PaymentProviderPort {
     if (units !== parsed.units) throw new Error('securepay: the amount is not the checkout one');
     try {
       const answer = await client.call('creating the payment', 'POST', '/v2/payments', {
-        body: { amount: units, merchantCode, token, ip: CUSTOMER_IP, orderId: parsed.attempt },
+        body: { amount: units, merchantCode, token, ip: customerIpOf(payload), orderId: parsed.attempt },
         idempotencyKey: digest(idempotencyKey),
       });
       return securePayOutcome(answer, parsed.attempt, parsed.reference);
