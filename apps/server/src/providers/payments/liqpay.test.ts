@@ -3,6 +3,7 @@ import { startLiqpay, type LiqpayStandIn } from '../../../test/stand-ins/liqpay'
 import { loadConfig } from '../../config';
 import { liqpayCheckoutOrigins, liqpayEncode, liqpayProvider } from './liqpay';
 import { NotificationSignatureError, ProviderUnavailableError, RetryableRefundError, type Checkout, type CheckoutRequest, type PaymentProviderPort } from './port';
+import { failureLog } from './adapter-test-kit';
 
 /** Short on purpose: a hanging stand-in must fail fast on a loaded machine, never wait for the 15 s default. */
 const TIMEOUT_MS = 400;
@@ -10,23 +11,9 @@ const TIMEOUT_MS = 400;
 let standIn: LiqpayStandIn;
 let live: LiqpayStandIn;
 let liqpay: PaymentProviderPort;
-const messages: string[] = [];
+const { messages, failure, key } = failureLog();
 
 const adapter = (on: LiqpayStandIn) => liqpayProvider(loadConfig({ LIQPAY_PUBLIC_KEY: on.publicKey, LIQPAY_PRIVATE_KEY: on.privateKey, LIQPAY_API_URL: on.apiUrl, PAYMENT_TIMEOUT_MS: String(TIMEOUT_MS) }));
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    messages.push(error.message, String(error.stack));
-    return error;
-  }
-  throw new Error('expected a failure');
-}
-
-let keys = 0;
-const key = () => `idem-${String(++keys)}-${String(Date.now())}`;
 
 const checkoutRequest = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   purpose: { kind: 'booking', bookingId: 'b-1001' },

@@ -3,30 +3,17 @@ import { startMercadoPago, type MercadoPagoStandIn } from '../../../test/stand-i
 import { loadConfig } from '../../config';
 import { mercadopagoCheckoutOrigins, mercadopagoProvider } from './mercadopago';
 import { NotificationSignatureError, ProviderUnavailableError, RetryableRefundError, type CheckoutRequest, type PaymentProviderPort } from './port';
+import { failureLog } from './adapter-test-kit';
 
 /** Short on purpose: a hanging stand-in must fail fast on a loaded machine, never wait for the 15 s default. */
 const TIMEOUT_MS = 400;
 
 let standIn: MercadoPagoStandIn;
 let mercadopago: PaymentProviderPort;
-const messages: string[] = [];
+const { messages, failure, key } = failureLog();
 
 const adapter = (extra: Record<string, string> = {}) =>
   mercadopagoProvider(loadConfig({ MERCADOPAGO_ACCESS_TOKEN: standIn.accessToken, MERCADOPAGO_WEBHOOK_SECRET: standIn.webhookSecret, MERCADOPAGO_API_URL: standIn.url, PAYMENT_TIMEOUT_MS: String(TIMEOUT_MS), ...extra }));
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    messages.push(error.message, String(error.stack));
-    return error;
-  }
-  throw new Error('expected a failure');
-}
-
-let keys = 0;
-const key = () => `idem-${String(++keys)}-${String(Date.now())}`;
 
 const checkoutRequest = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   purpose: { kind: 'booking', bookingId: 'b-1001' },

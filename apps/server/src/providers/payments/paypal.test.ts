@@ -4,13 +4,14 @@ import { loadConfig } from '../../config';
 import { paypalCheckoutOrigins, PaypalOrderNotApprovedError, paypalProvider, PaypalRefusalError } from './paypal';
 import { PaypalCredentialsError } from './paypal-client';
 import { NotificationSignatureError, ProviderUnavailableError, RetryableRefundError, type CheckoutRequest, type PaymentProviderPort } from './port';
+import { failureLog } from './adapter-test-kit';
 
 const TIMEOUT_MS = 400;
 
 let standIn: PaypalStandIn;
 let paypal: PaymentProviderPort;
 /** Every error message the adapter gave, checked for the secret at the end. */
-const messages: string[] = [];
+const { messages, failure } = failureLog();
 
 const env = (extra: Record<string, string> = {}) => ({
   PAYPAL_CLIENT_ID: standIn.clientId,
@@ -23,17 +24,6 @@ const env = (extra: Record<string, string> = {}) => ({
 const adapter = (extra: Record<string, string> = {}) => paypalProvider(loadConfig(env(extra)));
 
 /** The error a promise rejects with (recorded for the secret check). */
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    messages.push(error.message, String(error.stack));
-    return error;
-  }
-  throw new Error('expected a failure');
-}
-
 let keys = 0;
 const key = () => `idem-${String(++keys)}-${Date.now()}`;
 

@@ -3,29 +3,16 @@ import { startPaystack, type PaystackStandIn } from '../../../test/stand-ins/pay
 import { loadConfig } from '../../config';
 import { paystackCheckoutOrigins, paystackProvider } from './paystack';
 import { NotificationSignatureError, ProviderUnavailableError, RetryableRefundError, type CheckoutRequest, type PaymentProviderPort } from './port';
+import { failureLog } from './adapter-test-kit';
 
 /** Short on purpose: a hanging stand-in must fail fast on a loaded machine, never wait for the 15 s default. */
 const TIMEOUT_MS = 400;
 
 let standIn: PaystackStandIn;
 let paystack: PaymentProviderPort;
-const messages: string[] = [];
+const { messages, failure, key } = failureLog();
 
 const adapter = (extra: Record<string, string> = {}) => paystackProvider(loadConfig({ PAYSTACK_SECRET_KEY: standIn.secretKey, PAYSTACK_API_URL: standIn.url, PAYMENT_TIMEOUT_MS: String(TIMEOUT_MS), ...extra }));
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    messages.push(error.message, String(error.stack));
-    return error;
-  }
-  throw new Error('expected a failure');
-}
-
-let keys = 0;
-const key = () => `idem-${String(++keys)}-${String(Date.now())}`;
 
 const checkoutRequest = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   purpose: { kind: 'booking', bookingId: 'b-1001' },

@@ -4,26 +4,16 @@ import { startPaytm, type PaytmStandIn } from '../../../test/stand-ins/paytm';
 import { loadConfig } from '../../config';
 import { paytmCheckoutOrigins, paytmOrderId, paytmProvider } from './paytm';
 import { NotificationSignatureError, ProviderUnavailableError, RetryableRefundError, type CheckoutRequest, type PaymentProviderPort } from './port';
+import { failureLog } from './adapter-test-kit';
 
 /** Short on purpose: a hanging stand-in must fail fast on a loaded machine, never wait for the 15 s default. */
 const TIMEOUT_MS = 400;
 
 let standIn: PaytmStandIn;
 let paytm: PaymentProviderPort;
-const messages: string[] = [];
+const { messages, failure } = failureLog();
 
 const adapter = (extra: Record<string, string> = {}) => paytmProvider(loadConfig({ PAYTM_MERCHANT_ID: standIn.mid, PAYTM_MERCHANT_KEY: standIn.merchantKey, PAYTM_WEBSITE: 'WEBSTAGING', PAYTM_API_URL: standIn.url, PAYMENT_TIMEOUT_MS: String(TIMEOUT_MS), ...extra }));
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    messages.push(error.message, String(error.stack));
-    return error;
-  }
-  throw new Error('expected a failure');
-}
 
 let keys = 0;
 const key = () => `0b7c1e2a-4d5f-4a8b-9c0d-${String(++keys).padStart(4, '0')}${String(Date.now()).slice(-8)}`;

@@ -3,13 +3,14 @@ import { startSecurePay, type SecurePayStandIn } from '../../../test/stand-ins/s
 import { loadConfig } from '../../config';
 import { ProviderUnavailableError, RetryableRefundError, type CheckoutRequest, type PaymentProviderPort } from './port';
 import { securePayEndpoints, securepayProvider, type SecurePayClientSettings } from './securepay';
+import { failureLog } from './adapter-test-kit';
 
 /** Short on purpose: a hanging stand-in must fail fast on a loaded machine. */
 const TIMEOUT_MS = 400;
 
 let standIn: SecurePayStandIn;
 let securepay: PaymentProviderPort;
-const messages: string[] = [];
+const { messages, failure, key } = failureLog();
 
 const env = (extra: Record<string, string> = {}) => ({
   SECUREPAY_CLIENT_ID: standIn.clientId,
@@ -21,20 +22,6 @@ const env = (extra: Record<string, string> = {}) => ({
   PAYMENT_TIMEOUT_MS: String(TIMEOUT_MS),
   ...extra,
 });
-
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    if (!(error instanceof Error)) throw error;
-    messages.push(error.message, String(error.stack));
-    return error;
-  }
-  throw new Error('expected a failure');
-}
-
-let keys = 0;
-const key = () => `idem-${String(++keys)}-${String(Date.now())}`;
 
 const checkoutRequest = (overrides: Partial<CheckoutRequest> = {}): CheckoutRequest => ({
   purpose: { kind: 'booking', bookingId: 'b-3001' },
