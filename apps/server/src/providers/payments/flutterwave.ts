@@ -15,9 +15,12 @@ import {
 import { asRecord, asString, checkoutOrigins, MalformedAnswer, restCall, RestRefusal, type RestSettings, RestUnavailable } from './rest-client';
 
 /**
- * Flutterwave (API v3), through its REST API: its official Node library (`flutterwave-node-v3`)
- * has no way to set the API base (the stand-in of the tests) and wraps nothing more than these
- * calls, so a small client over fetch (rest-client.ts) speaks the documented API
+ * Flutterwave (API v3), through its REST API. Its official Node library (`flutterwave-node-v3`,
+ * 1.4.1) is not used: on construction it starts telemetry to a third party's ingestion service
+ * (the merchant's identity, every request's path, errors and, live, each transaction's reference,
+ * currency and amount), with no setting to turn it off, and it wraps nothing more than these calls
+ * (docs/decisions.md, "Issue 22: Flutterwave without its SDK"). A small client over fetch
+ * (rest-client.ts) speaks the documented API
  * (https://developer.flutterwave.com/docs):
  * 1. `createCheckout`: POST /v3/payments (Flutterwave Standard,
  *    https://developer.flutterwave.com/docs/collecting-payments/standard) with `tx_ref` unique per
