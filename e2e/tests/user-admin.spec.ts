@@ -104,6 +104,8 @@ test("a driver's page shows its documents as images, its wallet and ratings, at 
   // The car typed in when the admin added the driver is its active vehicle, approved with the account.
   const vehicles = page.getByRole('region', { name: 'Vehicles' });
   await expect(vehicles.getByText('DD24 PGE')).toBeVisible();
+  // No make or model was given: the car is named once, by its type.
+  await expect(vehicles.getByText('Economy', { exact: true })).toBeVisible();
   await expect(vehicles.getByText('Active')).toBeVisible();
   for (const width of [1280, 390]) {
     await page.setViewportSize({ width, height: 900 });

@@ -208,7 +208,9 @@ function VehiclesSection({ detail }: { detail: UserDetail }) {
       ) : (
         <Grid container spacing={2}>
           {vehicles.map((vehicle) => {
-            const car = [vehicle.vehicleMake, vehicle.vehicleModel].filter(Boolean).join(' ') || vehicle.carType;
+            // Make and model when the driver gave them (a sign-up's car has only its type).
+            const makeAndModel = [vehicle.vehicleMake, vehicle.vehicleModel].filter(Boolean).join(' ');
+            const car = makeAndModel || vehicle.carType;
             return (
               <Grid key={vehicle.id} size={{ xs: 6, sm: 4, md: 3 }}>
                 {vehicle.image ? (
@@ -218,7 +220,7 @@ function VehiclesSection({ detail }: { detail: UserDetail }) {
                 ) : (
                   <Typography variant="caption" color="text.secondary" component="div" sx={{ height: 110, display: 'grid', placeItems: 'center', bgcolor: 'action.hover', borderRadius: 1 }}>{t('vehicle_no_photo')}</Typography>
                 )}
-                <Typography variant="body2" sx={{ mt: 0.5 }}>{`${car} · ${vehicle.carType}`}</Typography>
+                <Typography variant="body2" sx={{ mt: 0.5 }}>{makeAndModel ? `${makeAndModel} · ${vehicle.carType}` : vehicle.carType}</Typography>
                 {vehicle.vehicleNumber && <Typography variant="caption" color="text.secondary" component="div">{vehicle.vehicleNumber}</Typography>}
                 <Stack direction="row" sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
                   <Chip size="small" color={STATUS_COLOURS[vehicle.status]} label={t(STATUS_LABELS[vehicle.status])} />
