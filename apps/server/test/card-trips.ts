@@ -33,3 +33,9 @@ export async function reachedCardTrip(t: TestApp, driver: UserRow, rider: UserRo
   const reached = await driveTrip(t, driver, id, [drop]);
   return { id, paidMinor: toMinor(reached.customer_paid) };
 }
+
+/** A form post's content type: payment pages and providers' returns post forms, not JSON. */
+export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
+
+/** An HTML page's text with its numeric character references read back (the checkout pages escape every value). */
+export const unescapeHtml = (text: string): string => text.replace(/&#(\d+);/g, (_all, code: string) => String.fromCharCode(Number(code)));

@@ -5,14 +5,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
-import { cardDelivery as cardDeliveryOf, reachedCardTrip } from '../card-trips';
+import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM } from '../card-trips';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { notificationBody, notificationXml, signNotification, startBraintreeStandIn, transactionXml, type BraintreeStandIn, type StandInTransaction } from '../stand-ins/braintree';
 
 const CHECKOUT = '/api/payments/braintree/checkout';
 const COMPLETE = '/api/payments/braintree/complete';
 const WEBHOOK = '/api/payments/braintree/webhook';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /**
  * Issue 18, point 4 and "Must show": Braintree through the real adapter (the official SDK, its

@@ -5,8 +5,8 @@ import { bookings, outbox, payments, refunds, walletEntries } from '../../src/db
 import type { UserRow } from '../../src/modules/users/accounts';
 import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
+import { FORM } from '../card-trips';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 const payFields = (html: string): Record<string, string> => {
   const form = [...html.matchAll(/<form[^>]*>(.*?)<\/form>/g)].find((m) => m[1]?.includes('>Pay</button>'))?.[1] ?? '';

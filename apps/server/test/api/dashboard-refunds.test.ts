@@ -5,13 +5,12 @@ import { bookings, outbox, refunds, walletEntries } from '../../src/db/schema';
 import { RATE_LIMITS } from '../../src/http/rate-limits';
 import type { UserRow } from '../../src/modules/users/accounts';
 import type { PaymentEvent } from '../../src/providers/payments/port';
-import { reachedCardTrip } from '../card-trips';
+import { reachedCardTrip, FORM } from '../card-trips';
 import { fakeProvider, type FakeProvider } from '../fake-payment-provider';
 import { sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startPayfast, type PayfastStandIn } from '../stand-ins/payfast';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const PUBLIC_URL = 'https://rides.example';
 const confirmUrl = (id: number | string) => `/api/refunds/${String(id)}/dashboard-confirmation`;
 

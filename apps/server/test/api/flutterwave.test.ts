@@ -5,13 +5,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
-import { cardDelivery as cardDeliveryOf, reachedCardTrip } from '../card-trips';
+import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM } from '../card-trips';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startFlutterwave, type FlutterwaveStandIn } from '../stand-ins/flutterwave';
 
 const CHECKOUT = '/api/payments/flutterwave/checkout';
 const WEBHOOK = '/api/payments/flutterwave/webhook';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const PUBLIC_URL = 'https://rides.example';
 
 /**

@@ -5,13 +5,12 @@ import { liqpayEncode } from '../../src/providers/payments/liqpay';
 import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
-import { cardDelivery as cardDeliveryOf, reachedCardTrip } from '../card-trips';
+import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM } from '../card-trips';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startLiqpay, type LiqpayStandIn } from '../stand-ins/liqpay';
 
 const CHECKOUT = '/api/payments/liqpay/checkout';
 const WEBHOOK = '/api/payments/liqpay/webhook';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const PUBLIC_URL = 'https://rides.example';
 
 /**

@@ -8,8 +8,8 @@ import type { UserRow } from '../../src/modules/users/accounts';
 import { DEMO_LOCALE, seedDemoData } from '../../src/seed/demo-data';
 import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, driveTrip, ENGINES, type TestApp } from '../harness';
+import { FORM } from '../card-trips';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 const formFields = (html: string, label: string): Record<string, string> => {
   const form = [...html.matchAll(/<form[^>]*>(.*?)<\/form>/g)].find((m) => m[1]?.includes(`>${label}</button>`))?.[1] ?? '';

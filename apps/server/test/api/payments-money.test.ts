@@ -8,8 +8,8 @@ import type { PaymentEvent } from '../../src/providers/payments/port';
 import { fakeProvider, type FakeProvider } from '../fake-payment-provider';
 import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, driveTrip, ENGINES, type TestApp } from '../harness';
+import { FORM } from '../card-trips';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 const CARD = { customerId: 'cus_1', paymentMethodId: 'pm_visa', brand: 'visa', last4: '4242', expMonth: 12, expYear: 2030 };
 

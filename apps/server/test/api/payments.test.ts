@@ -5,10 +5,9 @@ import { bookings, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, driveTrip, ENGINES, type TestApp } from '../harness';
-
+import { FORM } from '../card-trips';
 
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
 /** The hidden fields of the checkout page's form whose button reads `label`. */
 function formFields(html: string, label: 'Pay' | 'Decline'): Record<string, string> {

@@ -7,8 +7,8 @@ import type { PaymentEvent } from '../../src/providers/payments/port';
 import { fakeProvider, type FakeProvider } from '../fake-payment-provider';
 import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
+import { FORM } from '../card-trips';
 
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 
 /**

@@ -4,16 +4,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
-import { cardDelivery as cardDeliveryOf, reachedCardTrip } from '../card-trips';
+import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM, unescapeHtml } from '../card-trips';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startSecurePay, type SecurePayStandIn } from '../stand-ins/securepay';
 
 const CHECKOUT = '/api/payments/securepay/checkout';
 const COMPLETE = '/api/payments/securepay/complete';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const PUBLIC_URL = 'https://rides.example';
-
-const unescape = (text: string) => text.replace(/&#(\d+);/g, (_all, code: string) => String.fromCharCode(Number(code)));
 
 /**
  * SecurePay through the real adapter and the app's routes, against the SecurePay stand-in (OAuth
@@ -65,7 +62,7 @@ describe.each(ENGINES)('SecurePay through the API on %s', (engine) => {
   async function started(rider: UserRow, id: string) {
     const answer = await t.request({ method: 'POST', url: CHECKOUT, as: rider, payload: new URLSearchParams({ order_id: id, amount: '0.01', currency: 'EUR' }).toString(), headers: FORM });
     expect(answer.statusCode, answer.body).toBe(200);
-    const settings = JSON.parse(unescape(/data-client-token="([^"]*)"/.exec(answer.body)?.[1] ?? '{}')) as { clientId: string; merchantCode: string; amount: number; currency: string };
+    const settings = JSON.parse(unescapeHtml(/data-client-token="([^"]*)"/.exec(answer.body)?.[1] ?? '{}')) as { clientId: string; merchantCode: string; amount: number; currency: string };
     const attempt = /name="attempt" value="([^"]+)"/.exec(answer.body)?.[1] ?? '';
     return { page: answer.body, settings, attempt, csp: JSON.stringify(answer.headers['content-security-policy'] ?? '') };
   }

@@ -5,10 +5,10 @@ import type { UserRow } from '../../src/modules/users/accounts';
 import { drop, pickup, sedan } from '../fixtures';
 import { createTestApp, ENGINES, type TestApp } from '../harness';
 import { startStripe, type StripeStandIn } from '../stand-ins/stripe';
+import { FORM } from '../card-trips';
 
 const CHECKOUT = '/api/payments/stripe/checkout';
 const WEBHOOK = '/api/payments/stripe/webhook';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const delivery = { pickup, drop, carType: 'Sedan', deliveryPerson: 'Sam', deliveryPersonPhone: '555 0100', payment_mode: 'card' };
 
 /**

@@ -10,10 +10,10 @@ import { prepareDatabase } from '../../src/seed/prepare';
 import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, type Engine, type TestApp } from '../harness';
 import { createPostgresDatabase } from '../postgres';
+import { FORM } from '../card-trips';
 
 const CHECKOUT = '/api/payments/test/checkout';
 const COMPLETE = '/api/payments/test/complete';
-const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 const formBody = (fields: Record<string, string>): string => new URLSearchParams(fields).toString();
 const payFields = (html: string): Record<string, string> => {
   const form = [...html.matchAll(/<form[^>]*>(.*?)<\/form>/g)].find((m) => m[1]?.includes('>Pay</button>'))?.[1] ?? '';
