@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { twoProcesses } from '../two-processes';
 
@@ -15,6 +16,8 @@ describe.skipIf(!serverUrl || !redisUrl)('caches across two server processes (is
   const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'caches', 5900);
   const { call, login } = processes;
   const listener = new Redis(redisUrl ?? '');
+  const publisher = new Redis(redisUrl ?? '');
+  let databaseUrl = '';
   const heard: { channel: string; message: string }[] = [];
   /** Waits until the bus has carried an event on the channel that satisfies `matches` (new since `since`). */
   const event = async (channel: 'changes' | 'sessions', since: number, matches: (message: string) => boolean) => {
@@ -25,13 +28,14 @@ describe.skipIf(!serverUrl || !redisUrl)('caches across two server processes (is
   };
 
   beforeAll(async () => {
-    await processes.start();
+    databaseUrl = await processes.start();
     listener.on('message', (channel: string, message: string) => heard.push({ channel, message }));
     await listener.subscribe(`${processes.prefix}:changes`, `${processes.prefix}:sessions`);
   }, 180_000);
 
   afterAll(async () => {
     await listener.quit();
+    await publisher.quit();
     await processes.stop();
   }, 60_000);
 
@@ -61,6 +65,40 @@ describe.skipIf(!serverUrl || !redisUrl)('caches across two server processes (is
     expect((await call(0, 'PATCH', `/api/cartypes/${economy.id}`, admin, { base_fare: economy.base_fare + 20 })).status).toBe(200);
     await event('changes', since, (message) => message.includes('carTypes'));
     expect(await fareOn(1)).toBeGreaterThan(before);
+  });
+
+  it('a cancel reason added on process A is offered by process B once the bus delivered its event', async () => {
+    const admin = await login(0, 'admin@rideway.demo');
+    const reasonsOn = async (index: 0 | 1) => ((await call(index, 'GET', '/api/cancel-reasons', admin)).body.reasons as { label: string }[]).map((reason) => reason.label);
+    const before = await reasonsOn(1);
+    // Twice: the second answer comes from B's memory.
+    expect(await reasonsOn(1)).toEqual(before);
+    const since = heard.length;
+    expect((await call(0, 'POST', '/api/cancel-reasons', admin, { label: 'Driver asked me to cancel' })).status).toBe(201);
+    await event('changes', since, (message) => message.includes('cancelReasons'));
+    expect(await reasonsOn(1)).toEqual([...before, 'Driver asked me to cancel']);
+  });
+
+  it('language files written by another process (an upgraded one installing its languages) are served by B once their change is announced', async () => {
+    const spanishOn = async () => ((await call(1, 'GET', '/get_languages')).body as Record<string, { name: string }>).es?.name;
+    const before = await spanishOn();
+    expect(before).toBe('Español');
+    // What a newer process does at start (installLanguages): writes the files, then announces the
+    // change on the bus, in the message bus.ts's announceChanges publishes.
+    const database = new pg.Client({ connectionString: databaseUrl });
+    await database.connect();
+    try {
+      await database.query("update languages set name = 'Español (España)' where code = 'es'");
+      // Until the announcement B answers from its memory: the cache really is in use.
+      expect(await spanishOn()).toBe('Español');
+      const since = heard.length;
+      await publisher.publish(`${processes.prefix}:changes`, JSON.stringify({ data: ['languages'] }));
+      await event('changes', since, (message) => message.includes('languages'));
+      expect(await spanishOn()).toBe('Español (España)');
+    } finally {
+      await database.query("update languages set name = 'Español' where code = 'es'");
+      await database.end();
+    }
   });
 
   it('a session ended on process A is refused by both processes: logout, password change, deletion', async () => {
