@@ -3,7 +3,7 @@ import type { UserType } from '@rideway/domain';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp } from '../src/app';
 import { loadConfig, type Config } from '../src/config';
-import { openDatabase, type Database } from '../src/db/client';
+import type { Database } from '../src/db/client';
 import { users, vehicles } from '../src/db/schema';
 import { hashPassword } from '../src/modules/auth/passwords';
 import { createSession } from '../src/modules/auth/sessions';
@@ -16,7 +16,7 @@ import { memoryStorage, type FileStorage } from '../src/providers/storage';
 import { runDueJobs } from '../src/jobs/runner';
 import { jobHandlers } from '../src/job-handlers';
 import { openLive, type LiveClient } from './live-client';
-import { createPostgresDatabase } from './postgres';
+import { freshPglite, freshPostgres } from './fresh-databases';
 import { checkDocumentedResponses } from './documented-responses';
 import type { Settings } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
@@ -26,27 +26,24 @@ import type { MapsPort } from '../src/providers/maps/port';
 
 export type Engine = 'pglite' | 'postgres';
 
-/** PGlite always; the real PostgreSQL too when DATABASE_URL is set (CI sets it). */
-export const ENGINES: Engine[] = process.env.DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * PGlite, and the real PostgreSQL too when DATABASE_URL is set (CI sets it). TEST_ENGINES narrows
+ * the list: CI runs the PGlite pass on Node 20 and the PostgreSQL pass on a newer LTS (issue 23
+ * point 9, scripts/unit-tests.mjs), so each engine's tests run once and both Node lines are tested.
+ */
+const wantedEngines = (process.env.TEST_ENGINES ?? 'pglite,postgres').split(',').map((name) => name.trim());
+export const ENGINES: Engine[] = (['pglite', 'postgres'] as const).filter((engine) => wantedEngines.includes(engine) && (engine === 'pglite' || Boolean(process.env.DATABASE_URL)));
 
 export const PASSWORD = 'secret1';
 let passwordHash: Promise<string> | undefined;
 
-/** A fresh, empty database of the engine: PGlite in memory, or a new database on the server. */
+/** A fresh database of the engine, migrated: PGlite in memory, or a new database on the server. */
 async function freshDatabase(engine: Engine): Promise<{ database: Database; drop: () => Promise<void> }> {
   if (engine === 'pglite') {
-    const database = await openDatabase({ dataDir: 'memory://' });
+    const database = await freshPglite();
     return { database, drop: () => database.close() };
   }
-  const created = await createPostgresDatabase(process.env.DATABASE_URL ?? '', 'test');
-  const database = await openDatabase({ databaseUrl: created.url, dataDir: '' });
-  return {
-    database,
-    drop: async () => {
-      await database.close();
-      await created.drop();
-    },
-  };
+  return freshPostgres(process.env.DATABASE_URL ?? '', 'test');
 }
 
 export type TestApp = {

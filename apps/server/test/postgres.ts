@@ -11,10 +11,10 @@ const run = async (serverUrl: string, statement: string) => {
   await admin.end();
 };
 
-/** A new, empty database on the test's PostgreSQL server; `drop` removes it, connections and all. */
-export async function createPostgresDatabase(serverUrl: string, label: string): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new database on the test's PostgreSQL server, empty or a copy of `template`; `drop` removes it, connections and all. */
+export async function createPostgresDatabase(serverUrl: string, label: string, template?: string): Promise<{ url: string; drop: () => Promise<void> }> {
   const name = `rideway_${label}_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  await run(serverUrl, `create database ${name}`);
+  await run(serverUrl, `create database ${name}${template ? ` template ${template}` : ''}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => run(serverUrl, `drop database if exists ${name} with (force)`) };

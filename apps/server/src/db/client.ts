@@ -40,6 +40,12 @@ export async function openDatabase(options: {
    * while the server is down or restarting, requests answer 503 within this instead of queueing.
    */
   connectTimeoutMs?: number;
+  /**
+   * An in-memory PGlite starts from this data directory (a `dumpDataDir` tarball) instead of
+   * running initdb: the tests' fresh databases start from a migrated copy (test/fresh-databases.ts).
+   * The migrations still run, so a stale copy is brought up to date.
+   */
+  loadDataDir?: Blob;
 }): Promise<Database> {
   if (options.databaseUrl) {
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 });
@@ -49,15 +55,51 @@ export async function openDatabase(options: {
       options.onIdleError?.(error);
     });
     const db = drizzlePg(pool, { schema });
-    await migratePg(db, { migrationsFolder });
+    await migrateOnce(pool);
     return { db: db as unknown as Db, engine: 'postgres', close: () => pool.end() };
   }
   const inMemory = options.dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
-  const client = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`, { startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS] });
+  const client = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`, {
+    startParams: [...PGlite.defaultStartParams, ...PGLITE_SETTINGS],
+    ...(inMemory && options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
+  });
   const db = drizzlePglite(client, { schema });
   await migratePglite(db, { migrationsFolder });
   return { db: db as unknown as Db, engine: 'pglite', close: () => client.close() };
+}
+
+/** The advisory lock every process takes to migrate a PostgreSQL database (any constant; 'RIDE'). */
+export const MIGRATION_LOCK = 0x52494445;
+
+/**
+ * Applies the pending migrations while holding a session-level advisory lock, so processes that
+ * start together on an older schema (two app containers after an upgrade, a rolling restart
+ * across machines) migrate one at a time: drizzle's migrator reads the last applied migration
+ * before its transaction, and without the lock every process applied the same migration and all
+ * but one failed at start (issue 23 point 6, docs/operations.md "Upgrades"). The next process
+ * waits for the lock, then finds nothing pending.
+ */
+async function migrateOnce(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    try {
+      await migratePg(drizzlePg(client, { schema }), { migrationsFolder });
+    } finally {
+      // The lock is the session's: released here, or with the connection if that is gone.
+      await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch((error: unknown) => {
+        broken = error instanceof Error ? error : new Error(String(error));
+      });
+    }
+  } catch (error) {
+    broken ??= error instanceof Error ? error : new Error(String(error));
+    throw error;
+  } finally {
+    // A connection that failed is destroyed rather than handed back to the pool.
+    client.release(broken);
+  }
 }
 
 /** The rows of a raw `execute` result: both engines answer `{ rows }`. */
