@@ -6,14 +6,22 @@ import { SERVER_SECRETS } from './server-secrets';
 
 export type ProcessIndex = 0 | 1;
 
+export type TwoProcessOptions = {
+  /** More environment for both processes (a metrics token, a log level). */
+  env?: Record<string, string>;
+  /** Keep what each process writes (its JSON log lines), for `output`. */
+  keepOutput?: boolean;
+};
+
 /**
  * Two real server processes (`src/main.ts`) on one new PostgreSQL database with the demo data and
  * one Redis (under a prefix of their own): what the multi-process tests start, call and stop.
  */
-export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: string, portBase: number) {
+export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: string, portBase: number, options: TwoProcessOptions = {}) {
   const prefix = `rideway-test-${randomUUID().slice(0, 8)}`;
   const ports = [portBase + Math.floor(Math.random() * 400), portBase + 500 + Math.floor(Math.random() * 400)] as const;
   const servers: ChildProcess[] = [];
+  const outputs: [string[], string[]] = [[], []];
   let dropDatabase = () => Promise.resolve();
 
   const base = (index: ProcessIndex) => `http://127.0.0.1:${String(ports[index])}`;
@@ -30,14 +38,23 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
   const start = async () => {
     const created = await createDemoDatabase(databaseServerUrl, name);
     dropDatabase = created.drop;
-    for (const port of ports) {
-      servers.push(
-        spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
-          cwd: join(import.meta.dirname, '..'),
-          env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0' },
-          stdio: 'ignore',
-        }),
-      );
+    for (const [index, port] of ports.entries()) {
+      const server = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
+        cwd: join(import.meta.dirname, '..'),
+        env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0', ...options.env },
+        stdio: options.keepOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
+      });
+      // Read as it comes, so a full pipe never stalls the process.
+      const lines = outputs[index] ?? [];
+      for (const stream of [server.stdout, server.stderr]) {
+        let partial = '';
+        stream?.setEncoding('utf8').on('data', (chunk: string) => {
+          const parts = (partial + chunk).split('\n');
+          partial = parts.pop() ?? '';
+          lines.push(...parts);
+        });
+      }
+      servers.push(server);
     }
     // A loaded CI machine starts two tsx processes (and migrates) slowly: wait up to two minutes,
     // but fail at once if a process exits.
@@ -61,5 +78,8 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
     await dropDatabase();
   };
 
-  return { prefix, base, call, login, start, stop };
+  /** What the process wrote so far, line by line (with `keepOutput`). */
+  const output = (index: ProcessIndex): readonly string[] => outputs[index];
+
+  return { prefix, base, call, login, start, stop, output };
 }

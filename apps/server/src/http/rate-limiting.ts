@@ -58,17 +58,40 @@ const refusal = (outcomes: Outcome[]): AppError | undefined => {
   return new AppError('too_many_requests', undefined, { 'retry-after': String(wait) });
 };
 
-async function connectStore(url: string, log: FastifyBaseLogger): Promise<Redis> {
+/** How often the store's reachability is checked while it is connected. */
+const PROBE_MS = 1000;
+
+/**
+ * The shared store, and whether it answers now. While it does not (closed, reconnecting, or open
+ * but silent) the limits are skipped at once rather than each check waiting out its timeout: a
+ * silent Redis otherwise added a second per check, about three to a write request (issue 23
+ * point 4). One log line per change of state, not one per reconnection attempt.
+ */
+async function connectStore(url: string, log: FastifyBaseLogger): Promise<{ redis: Redis; reachable: () => boolean; stop: () => void }> {
   // No queue while disconnected and a short timeout: a lost Redis skips the limits at once
   // instead of holding every request.
   // Loaded only with REDIS_URL: a single process never holds the client (issue 21 point 4).
   const { Redis } = await import('ioredis');
   const redis = new Redis(url, { lazyConnect: true, enableOfflineQueue: false, maxRetriesPerRequest: 1, commandTimeout: REDIS_TIMEOUT_MS });
-  redis.on('error', (error: Error) => {
-    log.warn({ err: error }, 'rate limit store unreachable: limits are skipped until Redis is back');
-  });
+  let reachable = true;
+  const mark = (now: boolean) => {
+    if (now === reachable) return;
+    reachable = now;
+    if (now) log.info('rate limit store reachable again: limits apply');
+    else log.warn('rate limit store unreachable: limits are skipped until Redis is back');
+  };
+  // The client's own errors are the reconnection attempts: the state change above says it once.
+  redis.on('error', () => undefined);
+  for (const event of ['close', 'end', 'reconnecting']) redis.on(event, () => { mark(false); });
+  const probe = () => {
+    if (redis.status !== 'ready') return;
+    redis.ping().then(() => { mark(true); }, () => { mark(false); });
+  };
+  redis.on('ready', probe);
   await redis.connect();
-  return redis;
+  const timer = setInterval(probe, PROBE_MS);
+  timer.unref();
+  return { redis, reachable: () => reachable, stop: () => { clearInterval(timer); } };
 }
 
 /** Registers the limits (or, with RATE_LIMITS=off, warns that there are none) and decorates `app.rateLimits`. */
@@ -79,16 +102,24 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
     return;
   }
   const limits = limitsInForce(config.RATE_LIMIT_OVERRIDES);
-  const redis = config.REDIS_URL ? await connectStore(config.REDIS_URL, app.log) : undefined;
-  if (redis) app.addHook('onClose', async () => { await closeRedis(redis); });
+  const store = config.REDIS_URL ? await connectStore(config.REDIS_URL, app.log) : undefined;
+  if (store) {
+    app.addHook('onClose', async () => {
+      store.stop();
+      await closeRedis(store.redis);
+    });
+  }
   await app.register(fastifyRateLimit, {
     global: false,
     skipOnError: true,
-    ...(redis ? { redis, nameSpace: `${config.REDIS_PREFIX}:rate-limit:` } : {}),
+    ...(store ? { redis: store.redis, nameSpace: `${config.REDIS_PREFIX}:rate-limit:` } : {}),
   });
+  /** The shared counts cannot be read now: skipped, as a failed check would be, without waiting for it. */
+  const skipped = () => store !== undefined && !store.reachable();
 
   const checks = countersOf(app, limits);
   const run = async (name: LimitName, request: FastifyRequest, increment: boolean) => {
+    if (skipped()) return;
     const scoped = checks.get(name) ?? [];
     const due = scoped.filter(({ scope }) => scope === 'address' || request.actor !== null);
     const error = refusal(await Promise.all(due.map(({ check }) => check(request, { increment }))));
@@ -107,7 +138,7 @@ export async function registerRateLimits(app: FastifyInstance, config: Config): 
   app.addHook('preParsing', async (request) => {
     if (request.routeOptions.url === undefined) return;
     const name = routeLimit(request);
-    if (UNSAFE_METHODS.has(request.method) && !(name && limits[name].replacesFloor)) {
+    if (UNSAFE_METHODS.has(request.method) && !(name && limits[name].replacesFloor) && !skipped()) {
       const check = request.actor ? floorForUsers : floorForOthers;
       const error = check ? refusal([await check(request)]) : undefined;
       if (error) throw error;

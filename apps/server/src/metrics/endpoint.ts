@@ -75,7 +75,7 @@ function metricsListener(metrics: AppMetrics, expected: Buffer | undefined, log:
 export function registerMetrics(app: FastifyInstance, ctx: AppContext): void {
   const { METRICS_TOKEN: token, METRICS_PORT: port, METRICS_HOST: host } = ctx.config;
   if (token === undefined && port === undefined) return;
-  const metrics = createMetrics({ db: ctx.db, now: ctx.now, geo: ctx.live.geo, sockets: () => (app.hasDecorator('liveSocketStats') ? app.liveSocketStats() : undefined), log: app.log });
+  const metrics = createMetrics({ db: ctx.db, now: ctx.now, geo: ctx.live.geo, sockets: () => (app.hasDecorator('liveSocketStats') ? app.liveSocketStats() : undefined), ...(ctx.live.redisStatus ? { redis: ctx.live.redisStatus } : {}), log: app.log });
   ctx.metrics = metrics;
   const expected = token === undefined ? undefined : digest(token);
 

@@ -13,6 +13,8 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Db } from '../db/client';
 import type { GeoIndex } from '../providers/geo/port';
 import type { LiveSocketStats } from '../realtime/gateway';
+import type { RedisStatus } from '../realtime/live';
+import type { FallbackOperation } from '../realtime/redis-link';
 import type { MetricsRecorder, OfferOutcome } from './recorder';
 import { activeBookingsByStatus, dueJobs, outboxBacklog } from './scrape-queries';
 
@@ -24,6 +26,8 @@ export type MetricSources = {
   geo: GeoIndex;
   /** The gateway's sockets; undefined before the gateway is registered. */
   sockets: () => LiveSocketStats | undefined;
+  /** Redis as this process sees it; absent without REDIS_URL (its series are then left out). */
+  redis?: () => RedisStatus;
   log: FastifyBaseLogger;
 };
 
@@ -38,6 +42,7 @@ export type AppMetrics = MetricsRecorder & {
 /** Seconds: from a cached read to a slow report, past which the client has given up anyway. */
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const OFFER_OUTCOMES: readonly OfferOutcome[] = ['accepted', 'declined', 'expired'];
+const FALLBACK_OPERATIONS: readonly FallbackOperation[] = ['geo_write', 'geo_read', 'bus_publish'];
 
 const ageSeconds = (now: number, since: number | null): number => (since === null ? 0 : Math.max(0, (now - since) / 1000));
 
@@ -192,6 +197,39 @@ export function createMetrics(sources: MetricSources): AppMetrics {
       if (size !== undefined) this.set({ index: sources.geo.kind }, size);
     },
   });
+
+  const redis = sources.redis;
+  if (redis) {
+    // Issue 23 point 4: Redis lost, and what the process did instead.
+    new Gauge({
+      name: 'rideway_redis_up',
+      help: 'Whether this process reaches Redis (1) or serves from its own index and the database (0)',
+      registers,
+      collect() {
+        this.set(redis().up ? 1 : 0);
+      },
+    });
+    new Counter({
+      name: 'rideway_redis_fallbacks_total',
+      help: "Operations served by this process's own means while Redis was out of reach: geo_write, geo_read (its own driver index), bus_publish (an event kept to this process)",
+      labelNames: ['operation'] as const,
+      registers,
+      collect() {
+        const counts = redis().fallbacks;
+        this.reset();
+        for (const operation of FALLBACK_OPERATIONS) this.inc({ operation }, counts.get(operation) ?? 0);
+      },
+    });
+    new Counter({
+      name: 'rideway_bus_replayed_events_total',
+      help: 'Events delivered to this process from the database cursor rather than from Redis (missed while Redis was out of reach)',
+      registers,
+      collect() {
+        this.reset();
+        this.inc(redis().replayed);
+      },
+    });
+  }
 
   const rounds = new Counter({ name: 'rideway_dispatch_rounds_total', help: 'Rounds of offers sent to drivers', registers });
   const offers = new Counter({ name: 'rideway_dispatch_offers_total', help: 'Offers sent to drivers (one per driver per round)', registers });

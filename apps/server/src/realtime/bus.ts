@@ -22,8 +22,21 @@ export type SessionsEnded = { uid: string; only?: string; except?: string };
 export interface EventBus {
   readonly kind: 'memory' | 'redis';
   publish(message: LiveMessage): Promise<void>;
-  subscribe(handler: (message: LiveMessage) => void): void;
-  /** Tells every process, this one included, that sessions ended. Never throws: a failure is reported and the sweep catches up. */
+  /**
+   * `interested`: whether the handler has anyone to deliver to now (a socket follows a topic). A
+   * bus that replays missed events from the database (catch-up.ts) reads nothing for a process
+   * nobody listens to.
+   */
+  subscribe(handler: (message: LiveMessage) => void, interested?: () => boolean): void;
+  /**
+   * A socket follows a topic from this cursor on (its `subscribed` message's). A bus that stopped
+   * reading what it missed while nobody listened starts again from the oldest such cursor.
+   */
+  followedFrom?(seq: number): void;
+  /**
+   * Tells every process, this one included, that sessions ended. Never throws: when Redis cannot
+   * carry it, this process's handlers run all the same, and the other processes' sweeps catch up.
+   */
   endSessions(ended: SessionsEnded): Promise<void>;
   onSessionsEnded(handler: (ended: SessionsEnded) => void): void;
   /**
@@ -152,6 +165,8 @@ export async function redisBus(publisher: Redis, prefix: string, onError: (error
   subscriber.on('error', (error: Error) => { onError(error); });
   for (const event of ['close', 'reconnecting', 'end']) subscriber.on(event, lost);
   for (const event of ['close', 'reconnecting', 'end', 'ready']) publisher.on(event, checkHealth);
+  // The connection's options are the publisher's (lazy, no offline queue): it connects before its first command.
+  if (subscriber.status === 'wait') await subscriber.connect();
   await subscriber.subscribe(...channels);
   subscribed = true;
   lastHealthy = healthy();
@@ -169,6 +184,8 @@ export async function redisBus(publisher: Redis, prefix: string, onError: (error
       try {
         await publisher.publish(sessionsChannel, JSON.stringify(ended));
       } catch (error) {
+        // This process's sockets close now; the other processes' sweeps close theirs.
+        for (const handler of endedHandlers) handler(ended);
         onError(asError(error));
       }
     },

@@ -16,6 +16,8 @@ export type Connection = {
   topics: Map<string, string>;
   /** Live frames held back while a topic's missed events are replayed. */
   replaying: Map<string, HeldFrame[]>;
+  /** Internal topic to the cursor its replay reached: events up to it were sent, and are not sent again. */
+  resumedTo: Map<string, number>;
   alive: boolean;
   /** Its limits (socket-limits.ts), null when RATE_LIMITS=off, and its counts against them. */
   limits: SocketLimits | null;
@@ -28,6 +30,7 @@ export const openConnection = (socket: WebSocket, actor: Actor, session: string,
   session,
   topics: new Map(),
   replaying: new Map(),
+  resumedTo: new Map(),
   alive: true,
   limits,
   counters: newCounters(),

@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/client';
 import { outbox } from '../db/schema';
 import type { EventBus } from './bus';
-import { eventFrame, type EventPayload } from './events';
+import { eventMessage, type EventPayload } from './events';
 
 /** Any fixed number: the advisory lock that lets one relay at a time number events. */
 const RELAY_LOCK = 7_105_001;
@@ -34,10 +34,7 @@ export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch 
     return result.map((row): Claimed => ({ seq: Number(row.seq), recipient: row.recipient, payload: row.payload }));
   });
   claimed.sort((a, b) => a.seq - b.seq);
-  for (const row of claimed) {
-    const { event, data, audience } = row.payload;
-    await bus.publish({ topics: [row.recipient], frame: eventFrame(row.recipient, event, data, row.seq), seq: row.seq, ...(audience ? { audience } : {}) });
-  }
+  for (const row of claimed) await bus.publish(eventMessage(row.seq, row.recipient, row.payload));
   return claimed.length;
 }
 

@@ -51,6 +51,7 @@ async function resume(ctx: AppContext, connection: Connection, topic: Topic, int
   }
   const held = connection.replaying.get(internal) ?? [];
   connection.replaying.delete(internal);
+  connection.resumedTo.set(internal, cursor);
   for (const live of held) if (live.seq === undefined || live.seq > cursor) sendFrame(connection, live.frame);
 }
 
@@ -78,7 +79,9 @@ export async function subscribe(ctx: AppContext, subscriptions: Subscriptions, c
     return;
   }
   if (since !== undefined) await resume(ctx, connection, topic, internal, name, since);
-  sendMessage(connection, { type: 'subscribed', topic: name, seq: await latestSeq(ctx.db) });
+  const seq = await latestSeq(ctx.db);
+  ctx.live.bus.followedFrom?.(seq);
+  sendMessage(connection, { type: 'subscribed', topic: name, seq });
   if (topic.kind === 'drivers:live') {
     sendMessage(connection, { type: 'event', topic: 'drivers:live', event: 'snapshot', data: { drivers: await liveDrivers(ctx, connection.actor) } });
   }

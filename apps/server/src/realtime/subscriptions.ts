@@ -38,12 +38,16 @@ export function subscriptions(bus: EventBus): Subscriptions {
   const unfollow = (connection: Connection, internal: string) => {
     connection.topics.delete(internal);
     connection.replaying.delete(internal);
+    connection.resumedTo.delete(internal);
     const subscribers = byTopic.get(internal);
     subscribers?.delete(connection);
     if (subscribers?.size === 0) byTopic.delete(internal);
   };
 
   const deliver = (connection: Connection, internal: string, message: LiveMessage) => {
+    // Already sent by the replay of a client's own cursor (resume): a process catching up on what
+    // its bus missed (catch-up.ts) may deliver it again.
+    if (message.seq !== undefined && message.seq <= (connection.resumedTo.get(internal) ?? 0)) return;
     if (message.audience && !admits(connection.actor, message.audience)) {
       const name = connection.topics.get(internal);
       unfollow(connection, internal);
@@ -56,11 +60,14 @@ export function subscriptions(bus: EventBus): Subscriptions {
     else sendFrame(connection, frame);
   };
 
-  bus.subscribe((message) => {
-    for (const internal of message.topics) {
-      for (const connection of byTopic.get(internal) ?? []) deliver(connection, internal, message);
-    }
-  });
+  bus.subscribe(
+    (message) => {
+      for (const internal of message.topics) {
+        for (const connection of byTopic.get(internal) ?? []) deliver(connection, internal, message);
+      }
+    },
+    () => byTopic.size > 0,
+  );
 
   return {
     follow(connection, internal, name) {
