@@ -23,7 +23,9 @@ await rm(outdir, { recursive: true, force: true });
 await mkdir(outdir, { recursive: true });
 await build({
   // check-config: `npm run check-config` (issue 23 point 3), from the same build an operator runs.
-  entryPoints: { main: `${here}src/main.ts`, 'check-config': `${here}src/check-config.ts` },
+  // server: what main.js imports once tracing is set up (issue 23 point 2), an entry of its own so
+  // that it sits beside main.js, where its code finds the migrations and the gazetteer.
+  entryPoints: { main: `${here}src/main.ts`, server: `${here}src/server.ts`, 'check-config': `${here}src/check-config.ts` },
   outdir,
   bundle: true,
   platform: 'node',

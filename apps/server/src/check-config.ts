@@ -2,9 +2,10 @@
  * `npm run check-config` (issue 23 point 3): tells an operator, before a start, what the
  * environment turns on and what it still lacks for that. Exits 1 when the server would refuse to
  * start (a variable that does not parse, or an `error` of configProblems), else 0. Prints names
- * and what is wrong, never a value: the environment holds secrets.
+ * and what is wrong, never a value: the environment holds secrets. Plain text, unlike the server's
+ * JSON lines: a person runs it at a terminal (or CI reads its exit status), no log collector does.
  */
-import { configProblems, loadConfig, type Config } from './config';
+import { configProblems, isTracingOn, loadConfig, type Config } from './config';
 
 function enabled(config: Config): string[] {
   const payments = [
@@ -21,6 +22,7 @@ function enabled(config: Config): string[] {
     `phone push: ${[config.FIREBASE_SERVICE_ACCOUNT && 'FCM', config.EXPO_PUSH && 'Expo'].filter(Boolean).join(', ') || 'off'}`,
     `maps: ${config.MAPS_PROVIDER}`,
     `payments: ${[...payments, config.PAYMENT_TEST_PROVIDER ? 'the test provider' : undefined].filter(Boolean).join(', ') || 'cash and wallet only (unless the database holds demo data)'}`,
+    `traces: ${isTracingOn(config) ? 'OpenTelemetry, sent to an OTLP/HTTP collector (OTEL_EXPORTER_OTLP_ENDPOINT)' : 'off'}`,
     `sign-in: email, phone codes${[config.FACEBOOK_APP_ID && 'Facebook', config.GOOGLE_CLIENT_ID && 'Google', config.APPLE_CLIENT_ID && 'Apple'].filter(Boolean).map((name) => `, ${String(name)}`).join('')}`,
   ];
 }

@@ -388,6 +388,16 @@ export const configSchema = z.object({
   /** The address the METRICS_PORT listener binds: the loopback unless the operator names a private one. */
   METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Issue 23 point 2: an OpenTelemetry collector's OTLP/HTTP address (e.g. http://otel-collector:4318):
+   * traces are sent to its /v1/traces (telemetry/tracing.ts). Without it (or the traces-only
+   * OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, used as given) nothing of OpenTelemetry is loaded. The SDK
+   * reads the other standard OTEL_* variables itself (docs/operations.md).
+   */
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl(/^https?$/).optional(),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalUrl(/^https?$/).optional(),
+  /** The standard switch: `true` turns tracing off even with an endpoint set. */
+  OTEL_SDK_DISABLED: z.string().trim().transform((value) => value.toLowerCase() === 'true').optional(),
 }).superRefine((config, context) => {
   // Files on S3 (issue 23 point 7): its settings mean nothing without the bucket; a key pair goes together.
   if (Boolean(config.S3_ACCESS_KEY_ID) !== Boolean(config.S3_SECRET_ACCESS_KEY)) {
@@ -514,6 +524,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return { ...parsed.data, DEMO_DATA: parsed.data.DEMO_DATA ?? !parsed.data.DATABASE_URL };
 }
 
+/** Whether traces are sent (issue 23 point 2): a collector's address is set and the SDK is not switched off. */
+export const isTracingOn = (config: Config): boolean => Boolean(config.OTEL_EXPORTER_OTLP_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) && config.OTEL_SDK_DISABLED !== true;
+
 export type ConfigProblem = { variable: string; problem: string; severity: 'error' | 'warning' };
 
 /**
@@ -541,6 +554,10 @@ export function configProblems(config: Config, env: Record<string, string | unde
   if (!config.PUBLIC_URL && needsPublicUrl.length > 0) problems.push({ variable: 'PUBLIC_URL', severity: 'warning', problem: `the address people reach the server at is needed for ${needsPublicUrl.join(', ')}` });
   if (config.PUBLIC_URL?.startsWith('https:') === false && needsPublicUrl.length > 0) problems.push({ variable: 'PUBLIC_URL', severity: 'warning', problem: 'payment providers and Apple send people back only to https addresses' });
   if (config.METRICS_PORT !== undefined && !['127.0.0.1', 'localhost', '::1'].includes(config.METRICS_HOST) && !config.METRICS_TOKEN) problems.push({ variable: 'METRICS_TOKEN', severity: 'warning', problem: `the metrics listener binds ${config.METRICS_HOST} with no token: anyone who reaches that address reads the metrics` });
+  // The traces leave as OTLP/HTTP with JSON bodies (the exporter this server ships): a gRPC or protobuf setting is not honoured.
+  const protocol = env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? env.OTEL_EXPORTER_OTLP_PROTOCOL;
+  if (isTracingOn(config) && protocol !== undefined && protocol !== '' && protocol !== 'http/json') problems.push({ variable: env.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL === undefined ? 'OTEL_EXPORTER_OTLP_PROTOCOL' : 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL', severity: 'warning', problem: `${protocol} is not used: traces are sent as OTLP/HTTP with JSON bodies (http/json), to the collector's HTTP port (4318 by default)` });
+  if (isTracingOn(config) && new URL(config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ?? config.OTEL_EXPORTER_OTLP_ENDPOINT ?? 'http://x').port === '4317') problems.push({ variable: config.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT ? 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT' : 'OTEL_EXPORTER_OTLP_ENDPOINT', severity: 'warning', problem: "port 4317 is OTLP/gRPC's; traces are sent as OTLP/HTTP, which collectors take on 4318" });
   if (config.HOST !== '127.0.0.1' && config.HOST !== 'localhost' && !config.TRUST_PROXY) problems.push({ variable: 'TRUST_PROXY', severity: 'warning', problem: `the server listens on ${config.HOST}: behind a reverse proxy set TRUST_PROXY=1, or every client shares the proxy's rate limits` });
   return problems;
 }

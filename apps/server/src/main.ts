@@ -1,99 +1,42 @@
-import { join } from 'node:path';
-import { buildApp } from './app';
-import { configProblems, loadConfig } from './config';
-import { openDatabase } from './db/client';
-import { relayMail } from './jobs/mail-relay';
-import { diskStorage } from './providers/storage';
-import { s3StorageFromConfig } from './providers/storage-s3';
-import { keepDemoDriversOnline } from './seed/demo-presence';
-import { prepareDatabase } from './seed/prepare';
+/**
+ * The server process's entry point (`node dist/main.js`), in three steps, each needing the one before:
+ * 1. the logger, so that everything the process prints, a refusal to start included, is a JSON
+ *    line (issue 23 point 2, telemetry/logger.ts);
+ * 2. tracing, only when an OTLP endpoint is set: it hooks pg, ioredis and http, which must happen
+ *    before those modules load (telemetry/tracing.ts), and without it nothing of it loads;
+ * 3. the server (server.ts), imported only now, so that its modules load after the hooks.
+ * This file and what it imports statically (the configuration, pino) load none of those modules.
+ */
+import { configProblems, isTracingOn, loadConfig, type Config } from './config';
+import { createLogger, logProcessEvents, refuseToStart } from './telemetry/logger';
 
-const config = loadConfig();
+const { log, joinTraces } = createLogger(process.env.LOG_LEVEL);
+logProcessEvents(log);
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  refuseToStart(error instanceof Error ? error.message : String(error));
+}
 // What the configuration lacks for what it turns on (issue 23 point 3): an error stops the start
 // here, with every problem named, before anything is opened.
 const problems = configProblems(config);
 const refusals = problems.filter((problem) => problem.severity === 'error');
 if (refusals.length > 0) {
-  console.error(['Rideway cannot start with this configuration (npm run check-config tells the same):', ...refusals.map(({ variable, problem }) => `  ${variable}: ${problem}`)].join('\n'));
-  process.exit(1);
+  const named = refusals.map(({ variable, problem }) => `${variable}: ${problem}`).join('; ');
+  refuseToStart(`Rideway cannot start with this configuration (npm run check-config tells the same): ${named}`, { problems: refusals.map(({ variable, problem }) => ({ variable, problem })) });
 }
-const database = await openDatabase({
-  databaseUrl: config.DATABASE_URL,
-  dataDir: config.DATA_DIR,
-  connectTimeoutMs: config.DB_CONNECT_TIMEOUT_MS,
-  onIdleError: (error) => {
-    console.error(`database connection lost: ${error.message}`);
-  },
-});
-// Files on S3 when S3_BUCKET is set, so several servers share them (issue 23 point 7); the SDK
-// loads only then.
-const storage = config.S3_BUCKET
-  ? await s3StorageFromConfig(config, (message) => {
-      console.warn(message);
-    })
-  : diskStorage(join(config.DATA_DIR, 'files'));
-const demoLogins = await prepareDatabase(database.db, config, Date.now(), storage);
-const app = await buildApp({ config, db: database.db, storage });
-for (const { variable, problem } of problems.filter((found) => found.severity === 'warning')) app.log.warn({ variable }, `configuration: ${problem}`);
+log.level = config.LOG_LEVEL;
 
-// With SMTP configured, mail leaves the outbox every few seconds; without, admins read it there.
-// Loaded only when configured: an SDK not in use costs no memory (issue 21 point 4).
-const transport = config.SMTP_URL ? (await import('./providers/mail')).smtpTransport(config.SMTP_URL, config.MAIL_FROM) : undefined;
-const relay = transport
-  ? setInterval(() => {
-      relayMail(database.db, transport, Date.now()).catch((error: unknown) => {
-        app.log.error({ err: error }, 'mail relay failed');
-      });
-    }, 5000)
-  : undefined;
+const tracing = isTracingOn(config) ? (await import('./telemetry/tracing')).startTracing(log) : undefined;
+if (tracing) joinTraces(tracing.logFields);
 
-// Demo drivers stay online without an app reporting for them (DEMO_DATA only).
-const demoPresence = config.DEMO_DATA
-  ? setInterval(() => {
-      keepDemoDriversOnline(app.ctx).catch((error: unknown) => {
-        app.log.error({ err: error }, 'demo presence failed');
-      });
-    }, 60_000)
-  : undefined;
-if (config.DEMO_DATA) await keepDemoDriversOnline(app.ctx);
-
-let closing = false;
-async function shutdown(signal: string): Promise<void> {
-  if (closing) return;
-  closing = true;
-  app.log.info({ signal }, 'shutting down');
-  // A bound on the whole: a database or Redis that no longer answers must not keep the process
-  // serving half-closed (issue 21 point 3).
-  setTimeout(() => {
-    app.log.error({ graceMs: config.SHUTDOWN_GRACE_MS }, 'shutdown did not finish in time; exiting');
-    process.exit(1);
-  }, config.SHUTDOWN_GRACE_MS).unref();
-  clearInterval(relay);
-  clearInterval(demoPresence);
-  try {
-    // Fastify stops accepting connections, closes the WebSockets (1001) and waits for requests in
-    // flight; then the database's connections end.
-    await app.close();
-    transport?.close();
-    await database.close();
-  } catch (error) {
-    app.log.error({ err: error }, 'shutdown failed');
-    process.exit(1);
-  }
-  process.exit(0);
-}
-process.once('SIGTERM', () => void shutdown('SIGTERM'));
-process.once('SIGINT', () => void shutdown('SIGINT'));
-
+const { startServer } = await import('./server');
 try {
-  const address = await app.listen({ port: config.PORT, host: config.HOST });
-  const lines = [`Rideway is running at ${config.PUBLIC_URL ?? address} (${database.engine})`];
-  if (demoLogins.length > 0) {
-    lines.push('', 'Demo logins (password for all: demo123):');
-    for (const login of demoLogins) lines.push(`  ${login.role.padEnd(11)} ${login.email}`);
-  }
-  console.log(`\n${lines.join('\n')}\n`);
+  await startServer({ config, problems, log, tracing });
 } catch (error) {
-  app.log.fatal({ err: error }, 'could not start');
+  // The database cannot be reached or migrated, a port is taken: said once, as a JSON line.
+  log.fatal({ err: error }, 'could not start');
   process.exit(1);
 }
