@@ -54,6 +54,8 @@ const ROUTES: Record<string, readonly Role[]> = {
   '/settings': ['admin'],
   '/payments': ['admin'],
   '/messages': ['admin'],
+  // Issue 23 point 8: the audit log.
+  '/audit': ['admin'],
   // Issue 20: a driver's documents, and their review.
   '/documents': ['driver'],
   '/documentreview': ['admin', 'fleetadmin'],

@@ -6,9 +6,9 @@ import { signIn } from '../support/session';
  * desktop's, opens on its heading without a script error. The screenshots are looked at by hand.
  */
 const CONSOLES = [
-  // Section 2's sixteen admin pages, issue 18's payments page, issue 19's messages page and issue
-  // 20's documents review (which a fleet admin has too, for its own drivers).
-  { email: 'admin@rideway.demo', role: 'admin', pages: 19 },
+  // Section 2's sixteen admin pages, issue 18's payments page, issue 19's messages page, issue
+  // 20's documents review (which a fleet admin has too, for its own drivers) and issue 23's audit log.
+  { email: 'admin@rideway.demo', role: 'admin', pages: 20 },
   { email: 'fleet@rideway.demo', role: 'fleet', pages: 6 },
 ];
 

@@ -2,7 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import { openApiResponse } from '@rideway/contract';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginCallback, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { AppContext } from './context';
@@ -19,6 +19,7 @@ import { healthRoutes, registerLoadShedding } from './http/health';
 import { registerNulGuard } from './http/nul-guard';
 import { registerRateLimits } from './http/rate-limiting';
 import { registerIdempotency, spendingKeys } from './http/idempotency';
+import { auditRoutes } from './modules/audit/routes';
 import { authRoutes } from './modules/auth/routes';
 import { bookingRoutes, estimateRoutes } from './modules/bookings/routes';
 import { mapsRoutes } from './modules/maps/routes';
@@ -78,6 +79,10 @@ type AppOptions = {
   background?: boolean;
   now?: () => number;
   logger?: FastifyServerOptions['logger'];
+  /** The process's own logger (main.ts, telemetry/logger.ts) instead of one made from `logger`. */
+  loggerInstance?: FastifyBaseLogger;
+  /** @fastify/otel's plugin when tracing is on (telemetry/tracing.ts): registered before any hook or route, so that all are traced. */
+  tracing?: FastifyPluginCallback;
   /** Test-only: payment adapters added after the configured ones (an in-test fake of the payment port). */
   paymentProviders?: PaymentProviderPort[];
 };
@@ -85,17 +90,20 @@ type AppOptions = {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const now = options.now ?? Date.now;
   const app = Fastify({
-    logger: options.logger ?? { level: options.config.LOG_LEVEL },
+    ...(options.loggerInstance ? { loggerInstance: options.loggerInstance } : { logger: options.logger ?? { level: options.config.LOG_LEVEL } }),
     // Licence images arrive as data URLs inside JSON.
     bodyLimit: 8 * 1024 * 1024,
     trustProxy: options.config.TRUST_PROXY,
   });
 
+  if (options.tracing) await app.register(options.tracing);
   registerRouteChecks(app);
   addExtraProviders(options.config, options.paymentProviders ?? []);
 
-  const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); } });
+  const live = await createLiveLayer({ config: options.config, db: options.db, now, onError: (error) => { app.log.error({ err: error }, 'live layer error'); }, log: app.log });
   const ctx: AppContext = { db: spendingKeys(options.db), config: options.config, storage: options.storage, maps: options.maps ?? mapsFromConfig(options.config), now, live, log: app.log };
+  // Redis lost: this process's own driver index starts from the database's online drivers (issue 23 point 4).
+  live.seedFallbackWith((geo) => warmIndex({ ...ctx, live: { ...ctx.live, geo } }));
   app.decorate('ctx', ctx);
 
   await app.register(fastifyHelmet, securityHeaders(options.config));
@@ -160,7 +168,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerGateway(app, ctx);
   registerMetrics(app, ctx);
 
-  for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, documentRoutes, vehicleRoutes, outboxRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
+  for (const register of [savedPlaceRoutes, pushRoutes, inboxRoutes, presenceRoutes, chatRoutes, trackingRoutes, etaRoutes, authRoutes, userRoutes, settingsRoutes, carTypeRoutes, cancelReasonRoutes, promoRoutes, notificationRoutes, walletRoutes, withdrawRoutes, documentRoutes, vehicleRoutes, outboxRoutes, auditRoutes, fileRoutes, compatRoutes, mapsRoutes, estimateRoutes, bookingRoutes, reportRoutes]) {
     register(routes, ctx);
   }
   await paymentRoutes(routes, ctx);

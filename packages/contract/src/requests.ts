@@ -29,3 +29,4 @@ export * from './api/users';
 export * from './api/user-admin';
 export * from './api/wallet';
 export * from './api/two-factor';
+export * from './api/audit';

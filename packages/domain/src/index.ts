@@ -42,3 +42,4 @@ export * from './driver-documents';
 export * from './retention';
 export * from './return-path';
 export * from './vehicles';
+export * from './audit';

@@ -44,9 +44,11 @@ describe('section 2: protected routes and their user types', () => {
     // Issue 20: drivers' documents and their review.
     '/documents': ['driver'],
     '/documentreview': ['admin', 'fleetadmin'],
+    // Issue 23 point 8: the audit log.
+    '/audit': ['admin'],
   };
 
-  it('lists exactly the sixteen routes of the spec, issue 18\'s payments page and issue 19\'s messages page', () => {
+  it('lists exactly the sixteen routes of the spec, issue 18\'s payments page, issue 19\'s messages page and issue 23\'s audit log', () => {
     expect(Object.keys(PROTECTED_ROUTES).sort()).toEqual(Object.keys(table).sort());
   });
 
@@ -96,7 +98,7 @@ describe('section 2: the side menu', () => {
   it('gives admins the Users and Wallet groups and every admin page', () => {
     const menu = sideMenuFor('admin');
     expect(keys(menu.items)).toEqual([
-      'home', 'dashboard', 'booking_history', 'add_booking', 'document_review', 'users', 'car_types', 'cancellation_reasons', 'wallet', 'promos', 'push_notifications', 'messages', 'settings', 'profile',
+      'home', 'dashboard', 'booking_history', 'add_booking', 'document_review', 'users', 'car_types', 'cancellation_reasons', 'wallet', 'promos', 'push_notifications', 'messages', 'audit_log', 'settings', 'profile',
     ]);
     const paths = flatten(menu.items).map((item) => item.path);
     for (const [route, allowed] of Object.entries(PROTECTED_ROUTES)) if ((allowed as readonly string[]).includes('admin')) expect(paths).toContain(route);

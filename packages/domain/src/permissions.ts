@@ -30,6 +30,8 @@ export const PROTECTED_ROUTES = {
   // Issue 20: a driver's own documents, and their review by an admin or the driver's fleet admin.
   '/documents': ['driver'],
   '/documentreview': ['admin', 'fleetadmin'],
+  // Issue 23 point 8: every admin's and fleet admin's change, with the values before and after.
+  '/audit': ['admin'],
 } as const satisfies Record<string, readonly UserType[]>;
 export type ProtectedRoute = keyof typeof PROTECTED_ROUTES;
 
@@ -94,6 +96,7 @@ export function sideMenuFor(usertype: UserType): { items: MenuItem[]; logout: tr
     admin && { key: 'promos', path: '/promos' },
     admin && { key: 'push_notifications', path: '/notifications' },
     admin && { key: 'messages', path: '/messages' },
+    admin && { key: 'audit_log', path: '/audit' },
     admin && { key: 'settings', path: '/settings' },
     { key: 'profile', path: '/profile' },
   ];

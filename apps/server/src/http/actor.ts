@@ -6,8 +6,11 @@ import { isAllowed } from './routing';
 import type { SessionCache } from './session-cache';
 import { AppError } from './app-error';
 
-/** The signed-in caller. */
-export type Actor = { uid: string; usertype: UserType; user: SessionUser };
+/**
+ * The signed-in caller, and the request it acts in: the audit log (issue 23 point 8) names the
+ * request, so an entry can be matched with the server's log lines.
+ */
+export type Actor = { uid: string; usertype: UserType; user: SessionUser; requestId: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -44,7 +47,7 @@ export function registerActorHook(app: FastifyInstance, ctx: AppContext, cache: 
       if (session && cached) cache.set(token, session.user, session.expiresAt, ctx.now(), readAt);
     }
     if (user) {
-      request.actor = { uid: user.id, usertype: user.usertype as UserType, user };
+      request.actor = { uid: user.id, usertype: user.usertype as UserType, user, requestId: request.id };
       request.sessionToken = token;
     }
     if (isAllowed(access, request.actor?.usertype ?? null)) return;

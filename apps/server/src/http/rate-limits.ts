@@ -118,6 +118,8 @@ export const RATE_LIMITS = {
   'user-lookup': { counts: "user lists, searches and detail pages (an admin's or a fleet admin's)", routes: ['GET /api/users', 'GET /api/users/:id/detail'], user: per(240, MINUTE), address: per(1200, MINUTE) },
   'two-factor-reset': { counts: "admins' resets of a staff member's two-factor sign-in", routes: ['POST /api/users/:id/two-factor/reset'], user: per(10, MINUTE), address: per(100, MINUTE) },
   'user-approval': { counts: 'account approvals and suspensions', routes: ['POST /api/users/:id/approval'], user: per(30, MINUTE), address: per(300, MINUTE) },
+  // Issue 23 point 8: the audit page searches as the admin types (debounced) and pages back; each read joins the accounts.
+  audit: { counts: 'reads and searches of the audit log', routes: ['GET /api/audit'], user: per(120, MINUTE), address: per(1200, MINUTE) },
   'socket-open': { counts: 'WebSocket connections opened', routes: ['GET /api/ws'], user: per(60, MINUTE), address: per(600, MINUTE) },
   'open-sockets': { counts: 'WebSocket connections open at once on one server process', routes: [], user: per(10, 0) },
   'socket-messages': { counts: 'messages on one WebSocket', routes: [], socket: per(20, SECOND) },

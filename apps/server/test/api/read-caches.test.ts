@@ -72,6 +72,36 @@ describe.each(ENGINES)('caches of read-mostly data and sessions on %s (issue 21)
     }
   });
 
+  it('answers the hot and read-mostly endpoints with the fewest queries once warm (counted per endpoint)', async () => {
+    const driver = await t.makeUser('driver');
+    await t.goOnline(driver);
+    const counted: [string, () => Promise<{ statusCode: number }>, number][] = [
+      // A driver's position every few seconds: the geo index and the session in memory.
+      ['POST /api/driver/location', () => t.request({ method: 'POST', url: '/api/driver/location', as: driver, payload: { lat: 51.531, lng: -0.124 } }), 0],
+      // The driver's offers and trips: one read of the bookings.
+      ['GET /api/driver/tasks', () => t.request({ method: 'GET', url: '/api/driver/tasks', as: driver }), 1],
+      // Read by every app at start: from memory.
+      ['GET /get_languages', () => t.request({ method: 'GET', url: '/get_languages' }), 0],
+      ['GET /api/cancel-reasons', () => t.request({ method: 'GET', url: '/api/cancel-reasons', as: rider }), 0],
+      ['GET /api/cartypes', () => t.request({ method: 'GET', url: '/api/cartypes', as: rider }), 0],
+      ['GET /api/settings', () => t.request({ method: 'GET', url: '/api/settings', as: rider }), 0],
+      // The profile reads what may have changed a second ago: the user, the saved places, the wallet balance.
+      ['GET /api/me', () => t.request({ method: 'GET', url: '/api/me', as: rider }), 3],
+    ];
+    const found: Record<string, number> = {};
+    for (const [name, call] of counted) {
+      expect((await call()).statusCode).toBe(200);
+      const queries = countQueries(t.db);
+      try {
+        expect((await call()).statusCode).toBe(200);
+        found[name] = queries.statements.length;
+      } finally {
+        queries.stop();
+      }
+    }
+    expect(found).toEqual(Object.fromEntries(counted.map(([name, , count]) => [name, count])));
+  });
+
   it('puts a settings change in force on the next request: through the API, and saved directly', async () => {
     const km = (await estimate()).json<{ distance: number }>().distance;
     expect((await t.request({ method: 'PATCH', url: '/api/settings', as: admin, payload: { convert_to_mile: true } })).statusCode).toBe(200);

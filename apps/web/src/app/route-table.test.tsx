@@ -28,6 +28,7 @@ vi.mock('../features/admin/NotificationsPage', async () => ({ NotificationsPage:
 vi.mock('../features/documents/DocumentsPage', async () => ({ DocumentsPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/documents/DocumentReviewPage', async () => ({ DocumentReviewPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/MessagesPage', async () => ({ MessagesPage: (await import('../test/stub-screen')).StubScreen }));
+vi.mock('../features/admin/AuditLogPage', async () => ({ AuditLogPage: (await import('../test/stub-screen')).StubScreen }));
 vi.mock('../features/admin/UsersPage', async () => {
   const { StubScreen } = await import('../test/stub-screen');
   return { RidersPage: StubScreen, DriversPage: StubScreen, FleetAdminsPage: StubScreen };

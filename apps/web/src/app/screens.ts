@@ -23,6 +23,8 @@ export const SCREENS: Partial<Record<ProtectedRoute, Screen>> = {
   '/promos': async () => ({ Component: (await import('../features/admin/PromosPage')).PromosPage }),
   '/notifications': async () => ({ Component: (await import('../features/admin/NotificationsPage')).NotificationsPage }),
   '/messages': async () => ({ Component: (await import('../features/admin/MessagesPage')).MessagesPage }),
+  // Issue 23 point 8: who changed what, when, with the values before and after.
+  '/audit': async () => ({ Component: (await import('../features/admin/AuditLogPage')).AuditLogPage }),
   '/earningreports': async () => ({ Component: (await import('../features/admin/ReportsPages')).EarningReportsPage }),
   '/driverearning': async () => ({ Component: (await import('../features/admin/ReportsPages')).DriverEarningsPage }),
   // Issue 20: drivers' documents and their review.

@@ -20,6 +20,7 @@ import { and, eq, isNotNull, isNull, lte, or, lt, sql } from 'drizzle-orm';
 import { generateSecret, generateURI, verify } from 'otplib';
 import { openSecret, parseSecretKey, sealSecret } from './secret-box';
 import QRCode from 'qrcode';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { twoFactor, twoFactorChallenges, twoFactorRecoveryCodes, users } from '../../db/schema';
@@ -352,6 +353,7 @@ export async function resetTwoFactor(ctx: AppContext, actor: Actor, uid: string,
     await tx.delete(twoFactorRecoveryCodes).where(eq(twoFactorRecoveryCodes.uid, uid));
     await tx.delete(twoFactorChallenges).where(eq(twoFactorChallenges.uid, uid));
     await revokeAllSessions(tx, uid);
+    await recordAudit(tx, { actor, action: 'user.two_factor_reset', entityId: uid, before: { twoFactorEnabled: true, reason: null }, after: { twoFactorEnabled: false, reason: reason.trim() }, at: now });
     const render = await renderFor(tx, uid);
     const title = render('push_account_title');
     const msg = render('push_two_factor_reset', { reason: reason.trim() });

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { BookingRequest } from '@rideway/contract';
-import { bookingOtp, bookingReference, fareBreakdownMinor, initialBookingStatus, isBookLaterLeadMet, toMinor, validateDeliveryDetails } from '@rideway/domain';
+import { bookingOtp, bookingReference, fareBreakdownMinor, fromMinor, initialBookingStatus, isBookLaterLeadMet, toMinor, validateDeliveryDetails } from '@rideway/domain';
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { bookings, promos, promoUses, users } from '../../db/schema';
@@ -138,6 +139,11 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
     };
     const inserted = (await tx.insert(bookings).values(row).returning())[0];
     if (!inserted) throw new AppError('internal_error');
+    // Issue 23 point 8: an admin's booking for a rider (section 2, /addbookings) is an admin's change.
+    if (madeByAdmin) {
+      const booked = { reference: inserted.reference, status: inserted.status, customer: inserted.customer, carType: inserted.carType, bookLater: inserted.bookLater, tripdate: inserted.tripdate, trip_cost: fromMinor(inserted.tripCostMinor), currency: inserted.currency, payment_mode: inserted.paymentMode };
+      await recordAudit(tx, { actor, action: 'booking.create', entityId: inserted.id, before: null, after: booked, at: now });
+    }
     return beginDispatch(ctx, tx, inserted, settings, now, request.bookLater ? undefined : { round: inserted.dispatchRound, fresh: nearest, again: [] });
   });
 }

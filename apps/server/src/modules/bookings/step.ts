@@ -1,6 +1,8 @@
 import type { Settings } from '@rideway/contract';
 import {
   canViewBooking,
+  isAuditedActor,
+  type AuditAction,
   planTransition,
   type Actor as DomainActor,
   type BookingAction,
@@ -11,6 +13,7 @@ import {
   type UserType,
 } from '@rideway/domain';
 import { and, eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { bookings, users } from '../../db/schema';
@@ -32,7 +35,7 @@ import { isUniqueViolation } from '../../db/unique-violation';
 
 /** The server itself, acting on a timer (a booking nobody took is cancelled). */
 export const SYSTEM = 'system' as const;
-type StepActor = { uid: string; usertype: UserType } | typeof SYSTEM;
+type StepActor = { uid: string; usertype: UserType; requestId?: string } | typeof SYSTEM;
 
 /** The booking columns a step writes. */
 export type BookingColumns = Partial<typeof bookings.$inferInsert>;
@@ -71,9 +74,26 @@ export async function runStep(ctx: AppContext, tx: Tx, { actor, bookingId, actio
   for (const effect of effects) Object.assign(change.columns, await effect(tx, change));
   await setDriverQueue(tx, change);
   const updated = await writeGuarded(tx, change);
+  await auditStaffStep(tx, actor, step, change, updated);
   await sendNotices(tx, change);
   await announceBooking(tx, booking, updated, now, settings);
   return afterWrite ? afterWrite(tx, updated, change) : updated;
+}
+
+/** The steps an admin takes on a booking (section 6: cancel, assign a driver), as the audit log names them. */
+const STAFF_STEPS: Partial<Record<BookingAction['type'], AuditAction>> = { cancel: 'booking.cancel', assign: 'booking.assign' };
+
+/**
+ * Issue 23 point 8: an admin's step goes to the audit log with the booking's columns it changed
+ * (status, reason, who cancelled, the driver asked), in the step's transaction.
+ */
+async function auditStaffStep(tx: Tx, actor: StepActor, step: BookingAction, change: StepChange, updated: BookingRow): Promise<void> {
+  const action = STAFF_STEPS[step.type];
+  if (actor === SYSTEM || !action || !isAuditedActor(actor.usertype)) return;
+  // A plan leaves the columns it does not set undefined: only those it sets are the change.
+  const fields = Object.entries(change.columns).filter(([field, value]: [string, unknown]) => value !== undefined && field !== 'updatedAt').map(([field]) => field as keyof BookingRow);
+  const pick = (row: BookingRow) => Object.fromEntries(fields.map((field) => [field, row[field]]));
+  await recordAudit(tx, { actor, action, entityId: updated.id, before: pick(change.booking), after: pick(updated), at: change.now });
 }
 
 /** After a step commits: the driver's entry in the live index follows its queue flag, and events leave. */

@@ -2,10 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { CarType, CarTypeCreate, CarTypeUpdate } from '@rideway/contract';
 import { fromMinor, toMinor } from '@rideway/domain';
 import { asc, eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { dataChanged, readThrough } from '../../db/read-cache';
 import { carTypes } from '../../db/schema';
+import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { decodeImageDataUrl, deleteStoredFileOf, fileUrl, withStoredFile } from '../../providers/storage';
 import { assertNotDemoMode } from '../settings/service';
@@ -85,34 +87,38 @@ export const carTypeByName = async (db: Db | Tx, name: string): Promise<CarType 
 
 export const listCarTypes = async (ctx: AppContext): Promise<CarType[]> => (await carTypeList(ctx.db)).map((carType) => ({ ...carType }));
 
-export async function createCarType(ctx: AppContext, body: CarTypeCreate): Promise<CarType> {
+export async function createCarType(ctx: AppContext, actor: Actor, body: CarTypeCreate): Promise<CarType> {
   await assertNotDemoMode(ctx.db, 'cartype:add');
   const columns = toColumns(body);
   assertFeeInRange(body.convenience_fee_type, columns.convenienceFeesHundredths ?? 0);
   await assertNameFree(ctx, body.name);
-  const rows = await withImage(ctx, body.image, (image) =>
-    ctx.db
-      .insert(carTypes)
-      .values({
-        id: randomUUID(),
-        createdAt: ctx.now(),
-        image: image ?? '',
-        name: body.name,
-        baseFareMinor: toMinor(body.base_fare),
-        ratePerUnitDistanceMinor: toMinor(body.rate_per_unit_distance),
-        ratePerHourMinor: toMinor(body.rate_per_hour),
-        minFareMinor: toMinor(body.min_fare),
-        convenienceFeesHundredths: toMinor(body.convenience_fees),
-        convenienceFeeType: body.convenience_fee_type,
-        ...columns,
-      })
-      .returning(),
+  const created = await withImage(ctx, body.image, (image) =>
+    ctx.db.transaction(async (tx) => {
+      const row = (await tx
+        .insert(carTypes)
+        .values({
+          id: randomUUID(),
+          createdAt: ctx.now(),
+          image: image ?? '',
+          name: body.name,
+          baseFareMinor: toMinor(body.base_fare),
+          ratePerUnitDistanceMinor: toMinor(body.rate_per_unit_distance),
+          ratePerHourMinor: toMinor(body.rate_per_hour),
+          minFareMinor: toMinor(body.min_fare),
+          convenienceFeesHundredths: toMinor(body.convenience_fees),
+          convenienceFeeType: body.convenience_fee_type,
+          ...columns,
+        })
+        .returning())[0] as CarTypeRow;
+      await recordAudit(tx, { actor, action: 'cartype.create', entityId: row.id, before: null, after: toApiCarType(row), at: ctx.now() });
+      return row;
+    }),
   );
   await dataChanged('carTypes');
-  return toApiCarType(rows[0] as CarTypeRow);
+  return toApiCarType(created);
 }
 
-export async function updateCarType(ctx: AppContext, id: string, body: CarTypeUpdate): Promise<CarType> {
+export async function updateCarType(ctx: AppContext, actor: Actor, id: string, body: CarTypeUpdate): Promise<CarType> {
   await assertNotDemoMode(ctx.db, 'cartype:update');
   const columns = toColumns(body);
   await assertNameFree(ctx, body.name, id);
@@ -127,7 +133,9 @@ export async function updateCarType(ctx: AppContext, id: string, body: CarTypeUp
       if (image !== undefined) columns.image = image;
       assertFeeInRange(columns.convenienceFeeType ?? current.convenienceFeeType, columns.convenienceFeesHundredths ?? current.convenienceFeesHundredths);
       const rows = Object.keys(columns).length ? await tx.update(carTypes).set(columns).where(eq(carTypes.id, id)).returning() : [current];
-      return { before: current, after: rows[0] as CarTypeRow };
+      const updated = rows[0] as CarTypeRow;
+      await recordAudit(tx, { actor, action: 'cartype.update', entityId: id, before: toApiCarType(current), after: toApiCarType(updated), at: ctx.now() });
+      return { before: current, after: updated };
     }),
   );
   // Committed: forgotten here and in the other processes.
@@ -136,10 +144,14 @@ export async function updateCarType(ctx: AppContext, id: string, body: CarTypeUp
   return toApiCarType(after);
 }
 
-export async function deleteCarType(ctx: AppContext, id: string): Promise<void> {
+export async function deleteCarType(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   await assertNotDemoMode(ctx.db, 'cartype:delete');
-  const rows = await ctx.db.delete(carTypes).where(eq(carTypes.id, id)).returning({ image: carTypes.image });
-  if (!rows[0]) throw new AppError('not_found');
+  const deleted = await ctx.db.transaction(async (tx) => {
+    const row = (await tx.delete(carTypes).where(eq(carTypes.id, id)).returning())[0];
+    if (!row) throw new AppError('not_found');
+    await recordAudit(tx, { actor, action: 'cartype.delete', entityId: id, before: toApiCarType(row), after: null, at: ctx.now() });
+    return row;
+  });
   await dataChanged('carTypes');
-  await deleteStoredFileOf(ctx.storage, rows[0].image);
+  await deleteStoredFileOf(ctx.storage, deleted.image);
 }

@@ -2,6 +2,7 @@ import { MAX_DOCUMENT_BYTES, type DocumentUpload, type DriverDocument, type MyDo
 import { isAcceptableExpiry, isVehicleDocumentKind, maskContactForDemo, todayIn, vehicleName, type DocumentKind, type DocumentStatus } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, desc, eq, isNull, type SQL } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { driverDocuments, users, vehicles } from '../../db/schema';
@@ -176,6 +177,7 @@ export async function reviewDocument(ctx: AppContext, actor: Actor, id: string, 
     // Decided once, whoever clicks at the same time: only a pending row changes.
     const updated = (await tx.update(driverDocuments).set({ status: decision.status, reason, reviewedBy: actor.uid, reviewedAt: now }).where(and(eq(driverDocuments.id, id), eq(driverDocuments.status, 'pending'))).returning())[0];
     if (!updated) throw new AppError('document_already_reviewed');
+    await recordAudit(tx, { actor, action: decision.status === 'approved' ? 'document.approve' : 'document.reject', entityId: updated.id, before: documentView(found.document), after: documentView(updated), at: now });
     const document = await documentNameOf(tx, updated.kind as DocumentKind, updated.vehicleId);
     await tellDriver(tx, updated.uid, (render) =>
       decision.status === 'approved'

@@ -13,13 +13,13 @@ export function notificationRoutes(app: RouteApp, ctx: AppContext): void {
   app.post('/api/notifications', {
     config: { access: ADMIN },
     schema: { summary: 'Send a push notification to every device of the matching users who take promotions', body: notificationDraftSchema, response: { 201: notificationResponse } },
-  }, async (request, reply) => reply.status(201).send({ notification: await sendNotification(ctx, request.body) }));
+  }, async (request, reply) => reply.status(201).send({ notification: await sendNotification(ctx, actorOf(request), request.body) }));
 
   app.delete('/api/notifications/:id', {
     config: { access: ADMIN },
     schema: { summary: 'Delete a sent notification from the list', params: idParams, response: { 204: noContent } },
   }, async (request, reply) => {
-    await deleteNotification(ctx, request.params.id);
+    await deleteNotification(ctx, actorOf(request), request.params.id);
     return reply.status(204).send(null);
   });
 

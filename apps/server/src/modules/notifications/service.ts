@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { NotificationPreferences, SentNotification } from '@rideway/contract';
 import { notificationAudience, type NotificationDraft } from '@rideway/domain';
 import { and, count, desc, eq, inArray } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import { notifications, pushDeliveries, pushSubscriptions, users } from '../../db/schema';
 import { AppError, unwrap } from '../../http/app-error';
@@ -49,7 +50,7 @@ export async function listNotifications(ctx: AppContext): Promise<SentNotificati
  * user leaves through the outbox in the same transaction, carrying the notification's id so its
  * deliveries are counted. Blocked in demo mode.
  */
-export async function sendNotification(ctx: AppContext, draft: NotificationDraft): Promise<SentNotification> {
+export async function sendNotification(ctx: AppContext, actor: Actor, draft: NotificationDraft): Promise<SentNotification> {
   await assertNotDemoMode(ctx.db, 'notification:send');
   return ctx.db.transaction(async (tx) => {
     const devices = await tx
@@ -64,13 +65,18 @@ export async function sendNotification(ctx: AppContext, draft: NotificationDraft
     for (const uid of audience.users) {
       await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: draft.title, msg: draft.body, notification: id } }, now);
     }
-    return view(rows[0] as typeof notifications.$inferSelect);
+    const sent = view(rows[0] as typeof notifications.$inferSelect);
+    await recordAudit(tx, { actor, action: 'notification.send', entityId: id, before: null, after: sent, at: now });
+    return sent;
   });
 }
 
-export async function deleteNotification(ctx: AppContext, id: string): Promise<void> {
-  const rows = await ctx.db.delete(notifications).where(eq(notifications.id, id)).returning({ id: notifications.id });
-  if (rows.length === 0) throw new AppError('not_found');
+export async function deleteNotification(ctx: AppContext, actor: Actor, id: string): Promise<void> {
+  await ctx.db.transaction(async (tx) => {
+    const deleted = (await tx.delete(notifications).where(eq(notifications.id, id)).returning())[0];
+    if (!deleted) throw new AppError('not_found');
+    await recordAudit(tx, { actor, action: 'notification.delete', entityId: id, before: view(deleted), after: null, at: ctx.now() });
+  });
 }
 
 /** GET /api/me/notification-preferences: the caller's choices. */

@@ -1,5 +1,6 @@
 import { outboxIdParams, outboxMessageResponse, outboxQuerySchema, outboxResponse } from '@rideway/contract';
 import type { AppContext } from '../../context';
+import { actorOf } from '../../http/actor';
 import { ADMIN, type RouteApp } from '../../http/routing';
 import { listOutbox, retryMessage } from './service';
 
@@ -14,5 +15,5 @@ export function outboxRoutes(app: RouteApp, ctx: AppContext): void {
   app.post('/api/outbox/:id/retry', {
     config: { access: ADMIN, writesEvents: false },
     schema: { summary: 'Send a failed message again: it waits for its relay once more', params: outboxIdParams, response: { 200: outboxMessageResponse } },
-  }, async (request) => ({ message: await retryMessage(ctx.db, request.params.id) }));
+  }, async (request) => ({ message: await retryMessage(ctx, actorOf(request), request.params.id) }));
 }

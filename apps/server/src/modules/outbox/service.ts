@@ -1,8 +1,11 @@
 import type { MailPayload, OutboxMessage, OutboxQuery, PushPayload, SmsPayload } from '@rideway/contract';
 import { MAX_DELIVERY_ATTEMPTS, MESSAGE_CHANNELS, outboxState, type OutboxState } from '@rideway/domain';
 import { and, desc, eq, gte, ilike, inArray, isNotNull, isNull, lt, ne, or, type SQL } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
+import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { outbox } from '../../db/schema';
+import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { emit } from '../../realtime/events';
 
@@ -83,14 +86,20 @@ export async function listOutbox(db: Db, filter: OutboxQuery): Promise<OutboxMes
  * A live event is not a message (not_found, as in the listing); a delivered or waiting one is
  * refused with message_not_failed, so nobody gets a message twice.
  */
-export async function retryMessage(db: Db, id: number): Promise<OutboxMessage> {
+export async function retryMessage(ctx: AppContext, actor: Actor, id: number): Promise<OutboxMessage> {
   const message = and(eq(outbox.id, id), inArray(outbox.channel, [...MESSAGE_CHANNELS]));
-  const [retried] = await db
-    .update(outbox)
-    .set({ failedAt: null, lastError: null, attempts: 0, nextAttemptAt: null })
-    .where(and(message, IN_STATE.failed))
-    .returning();
-  if (retried) return toMessage(retried);
-  const [found] = await db.select({ id: outbox.id }).from(outbox).where(message);
-  throw new AppError(found ? 'message_not_failed' : 'not_found');
+  return ctx.db.transaction(async (tx) => {
+    const [failed] = await tx.select().from(outbox).where(and(message, IN_STATE.failed)).for('update');
+    const [retried] = failed
+      ? await tx.update(outbox).set({ failedAt: null, lastError: null, attempts: 0, nextAttemptAt: null }).where(and(message, IN_STATE.failed)).returning()
+      : [];
+    if (!failed || !retried) {
+      const [found] = await tx.select({ id: outbox.id }).from(outbox).where(message);
+      throw new AppError(found ? 'message_not_failed' : 'not_found');
+    }
+    // Issue 23 point 8: what the retry reset (the message's text stays out: it is the recipient's).
+    const delivery = (row: typeof outbox.$inferSelect) => ({ state: outboxState(row), attempts: row.attempts, lastError: row.lastError, failedAt: row.failedAt });
+    await recordAudit(tx, { actor, action: 'message.retry', entityId: String(id), before: delivery(failed), after: delivery(retried), at: ctx.now() });
+    return toMessage(retried);
+  });
 }

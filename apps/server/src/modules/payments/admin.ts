@@ -8,6 +8,7 @@
 import type { AdminRefundRequest, BookingPayments, RefundRecord } from '@rideway/contract';
 import { checkRefund, fromMinor, refundableMinor, toMinor } from '@rideway/domain';
 import { asc, desc, eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import { bookings, paymentEvents, payments, refunds } from '../../db/schema';
 import type { Actor } from '../../http/actor';
@@ -50,9 +51,10 @@ export async function refundBookingByAdmin(ctx: AppContext, actor: Actor, bookin
         createdAt: now,
         confirmedAt: toWallet ? now : null,
       })
-      .returning({ id: refunds.id });
+      .returning();
     const refund = inserted[0];
     if (!refund) throw new Error('the refund was not recorded');
+    await recordAudit(tx, { actor, action: 'refund.create', entityId: String(refund.id), before: null, after: { ...refundView(refund), bookingId: booking.id }, at: now });
     if (toWallet) await appendEntry(tx, { uid: booking.customer, type: 'Credit', amountMinor, txRef: 'Refund', at: now, bookingId: booking.id });
     else await schedule(tx, REFUND_JOB, now, { refundId: refund.id });
     const amount = `${fromMinor(amountMinor).toFixed(2)} ${booking.currency}`;
@@ -63,7 +65,8 @@ export async function refundBookingByAdmin(ctx: AppContext, actor: Actor, bookin
   return bookingPayments(ctx, actor, bookingId);
 }
 
-const refundView = (row: typeof refunds.$inferSelect): RefundRecord => ({
+/** A refund as the booking's payments show it (and the audit log keeps it). */
+export const refundView = (row: typeof refunds.$inferSelect): RefundRecord => ({
   id: row.id,
   kind: row.kind as RefundRecord['kind'],
   provider: row.provider,

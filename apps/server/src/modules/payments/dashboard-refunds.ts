@@ -9,19 +9,22 @@
  */
 import type { BookingPayments, DashboardRefundConfirmation } from '@rideway/contract';
 import { eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import { refunds } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { recordRefundConfirmed } from '../bookings';
-import { bookingPayments } from './admin';
+import { bookingPayments, refundView } from './admin';
 
 export async function confirmDashboardRefund(ctx: AppContext, actor: Actor, refundId: number, request: DashboardRefundConfirmation): Promise<BookingPayments> {
   const bookingId = await ctx.db.transaction(async (tx) => {
-    const confirmed = await recordRefundConfirmed(tx, { refundId, from: 'awaiting_dashboard', providerRefundId: request.providerRefundId, now: ctx.now(), confirmedBy: actor.uid });
-    if (confirmed) return confirmed.bookingId;
-    const known = (await tx.select({ id: refunds.id }).from(refunds).where(eq(refunds.id, refundId)).limit(1))[0];
-    throw new AppError(known ? 'refund_not_awaiting_dashboard' : 'not_found');
+    // The refund as it waited, for the audit entry (issue 23 point 8); the UPDATE below still decides.
+    const waiting = (await tx.select().from(refunds).where(eq(refunds.id, refundId)).for('update'))[0];
+    const confirmed = waiting && (await recordRefundConfirmed(tx, { refundId, from: 'awaiting_dashboard', providerRefundId: request.providerRefundId, now: ctx.now(), confirmedBy: actor.uid }));
+    if (!confirmed) throw new AppError(waiting ? 'refund_not_awaiting_dashboard' : 'not_found');
+    await recordAudit(tx, { actor, action: 'refund.confirm', entityId: String(refundId), before: refundView(waiting), after: refundView(confirmed), at: ctx.now() });
+    return confirmed.bookingId;
   });
   return bookingPayments(ctx, actor, bookingId);
 }

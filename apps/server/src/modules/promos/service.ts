@@ -2,8 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { Promo, PromoCreate, PromoUpdate } from '@rideway/contract';
 import { fromMinor, toMinor } from '@rideway/domain';
 import { desc, eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import { promos } from '../../db/schema';
+import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { assertNotDemoMode } from '../settings/service';
 
@@ -49,28 +51,32 @@ async function assertNameFree(ctx: AppContext, name: string | undefined, exceptI
 export const listPromos = async (ctx: AppContext) => (await ctx.db.select().from(promos).orderBy(desc(promos.createdAt))).map(toApiPromo);
 
 /** Section 6: adding a promo stays allowed in demo mode. */
-export async function createPromo(ctx: AppContext, body: PromoCreate): Promise<Promo> {
+export async function createPromo(ctx: AppContext, actor: Actor, body: PromoCreate): Promise<Promo> {
   assertPercentage(body.promo_discount_type, toMinor(body.promo_discount_value));
   await assertNameFree(ctx, body.promo_name);
-  const rows = await ctx.db
-    .insert(promos)
-    .values({
-      id: randomUUID(),
-      createdAt: ctx.now(),
-      promoName: body.promo_name,
-      promoDescription: body.promo_description,
-      promoDiscountType: body.promo_discount_type,
-      promoDiscountValueHundredths: toMinor(body.promo_discount_value),
-      maxPromoDiscountValueMinor: toMinor(body.max_promo_discount_value),
-      minOrderMinor: toMinor(body.min_order),
-      promoValidity: body.promo_validity,
-      promoUsageLimit: body.promo_usage_limit,
-    })
-    .returning();
-  return toApiPromo(rows[0] as PromoRow);
+  return ctx.db.transaction(async (tx) => {
+    const rows = await tx
+      .insert(promos)
+      .values({
+        id: randomUUID(),
+        createdAt: ctx.now(),
+        promoName: body.promo_name,
+        promoDescription: body.promo_description,
+        promoDiscountType: body.promo_discount_type,
+        promoDiscountValueHundredths: toMinor(body.promo_discount_value),
+        maxPromoDiscountValueMinor: toMinor(body.max_promo_discount_value),
+        minOrderMinor: toMinor(body.min_order),
+        promoValidity: body.promo_validity,
+        promoUsageLimit: body.promo_usage_limit,
+      })
+      .returning();
+    const promo = toApiPromo(rows[0] as PromoRow);
+    await recordAudit(tx, { actor, action: 'promo.create', entityId: promo.id, before: null, after: promo, at: ctx.now() });
+    return promo;
+  });
 }
 
-export async function updatePromo(ctx: AppContext, id: string, input: PromoUpdate): Promise<Promo> {
+export async function updatePromo(ctx: AppContext, actor: Actor, id: string, input: PromoUpdate): Promise<Promo> {
   await assertNotDemoMode(ctx.db, 'promo:update');
   const columns = toColumns(input);
   await assertNameFree(ctx, columns.promoName, id);
@@ -79,12 +85,17 @@ export async function updatePromo(ctx: AppContext, id: string, input: PromoUpdat
     if (!current) throw new AppError('not_found');
     assertPercentage(columns.promoDiscountType ?? current.promoDiscountType, columns.promoDiscountValueHundredths ?? current.promoDiscountValueHundredths);
     const rows = Object.keys(columns).length ? await tx.update(promos).set(columns).where(eq(promos.id, id)).returning() : [current];
-    return toApiPromo(rows[0] as PromoRow);
+    const promo = toApiPromo(rows[0] as PromoRow);
+    await recordAudit(tx, { actor, action: 'promo.update', entityId: id, before: toApiPromo(current), after: promo, at: ctx.now() });
+    return promo;
   });
 }
 
-export async function deletePromo(ctx: AppContext, id: string): Promise<void> {
+export async function deletePromo(ctx: AppContext, actor: Actor, id: string): Promise<void> {
   await assertNotDemoMode(ctx.db, 'promo:delete');
-  const rows = await ctx.db.delete(promos).where(eq(promos.id, id)).returning({ id: promos.id });
-  if (rows.length === 0) throw new AppError('not_found');
+  await ctx.db.transaction(async (tx) => {
+    const deleted = (await tx.delete(promos).where(eq(promos.id, id)).returning())[0];
+    if (!deleted) throw new AppError('not_found');
+    await recordAudit(tx, { actor, action: 'promo.delete', entityId: id, before: toApiPromo(deleted), after: null, at: ctx.now() });
+  });
 }

@@ -1,10 +1,12 @@
 import { publicSettingsSchema, settingsSchema, type MapTiles, type PublicSettings, type Settings, type SettingsUpdate } from '@rideway/contract';
 import { isBlockedInDemoMode, type CriticalEdit, type UserType } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { dataChanged, dataWritten, readThrough } from '../../db/read-cache';
 import { settings } from '../../db/schema';
+import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import { DEFAULT_SETTINGS } from './defaults';
 
@@ -58,14 +60,15 @@ export async function readSettings(ctx: AppContext, usertype: UserType | null, l
   return { ...(usertype === 'admin' ? all : publicSettingsSchema.parse(all)), ...tiles };
 }
 
-/** Section 5 settings save, on a checked update: refused in demo mode (demo_mode). */
-export async function updateSettings(ctx: AppContext, update: SettingsUpdate): Promise<Settings> {
+/** Section 5 settings save, on a checked update: refused in demo mode (demo_mode); the settings changed go to the audit log. */
+export async function updateSettings(ctx: AppContext, actor: Actor, update: SettingsUpdate): Promise<Settings> {
   try {
     return await ctx.db.transaction(async (tx) => {
       const current = await getSettings(tx);
       if (isBlockedInDemoMode('settings:update', current)) throw new AppError('demo_mode');
       const next: Settings = { ...current, ...update };
       await saveSettings(tx, next);
+      await recordAudit(tx, { actor, action: 'settings.update', entityId: 'settings', before: current, after: next, at: ctx.now() });
       return next;
     });
   } finally {

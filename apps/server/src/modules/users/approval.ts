@@ -1,5 +1,6 @@
 import type { User, UserApprovalRequest } from '@rideway/contract';
 import { and, eq, isNull } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Tx } from '../../db/client';
 import { userStatusChanges, users } from '../../db/schema';
@@ -54,6 +55,10 @@ export async function setApproval(ctx: AppContext, actor: Actor, id: string, bod
     )[0];
     if (!updated) return { user: await userView(tx, target), changed: false };
     await recordStatusChange(tx, { uid: updated.id, approved: body.approved, reason, by: actor.uid, at: now });
+    // Issue 23 point 8: the approval (and a suspended driver taken offline), with the reason.
+    const before = { approved: target.approved, driverActiveStatus: target.driverActiveStatus, reason: null };
+    const after = { approved: updated.approved, driverActiveStatus: updated.driverActiveStatus, reason };
+    await recordAudit(tx, { actor, action: body.approved ? 'user.approve' : 'user.suspend', entityId: updated.id, before, after, at: now });
     if (!body.approved) await revokeAllSessions(tx, updated.id);
     await tellUser(tx, updated, body.approved, reason, now);
     return { user: await userView(tx, updated), changed: true };

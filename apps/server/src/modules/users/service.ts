@@ -1,6 +1,7 @@
 import { USER_SEARCH_LIMIT, type AddUserRequest, type EditUserRequest, type User } from '@rideway/contract';
-import { ACTIVE_BOOKING_STATUSES, isDemoMode, maskContactForDemo, userTypesAddableBy, type UserType } from '@rideway/domain';
+import { ACTIVE_BOOKING_STATUSES, isAuditedActor, isDemoMode, maskContactForDemo, userTypesAddableBy, type UserType } from '@rideway/domain';
 import { and, desc, eq, inArray, isNull, or } from 'drizzle-orm';
+import { erasePersonalAudit, recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { authTokens, bookings, carTypes, driverDocuments, idempotencyKeys, outbox, pushSubscriptions, savedAddresses, savedCards, userStatusChanges, users } from '../../db/schema';
@@ -90,6 +91,8 @@ export async function addUser(ctx: AppContext, actor: Actor, body: AddUserReques
       },
       ctx.now(),
     );
+    // Issue 23 point 8: the account as created (its password hash redacted).
+    await recordAudit(tx, { actor, action: 'user.create', entityId: row.id, before: null, after: row, at: ctx.now() });
     return userView(tx, row);
   });
 }
@@ -139,8 +142,10 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, body: 
   // Issue 20 point 6: an account whose approval is withdrawn is offline, as after POST /api/users/:id/approval.
   if (set.approved === false) set.driverActiveStatus = false;
   const { view, ended } = await ctx.db.transaction(async (tx) => {
-    const target = await managedUser(tx, actor, id);
-    if (target.id === actor.uid && actor.usertype !== 'admin') throw new AppError('not_found');
+    const managed = await managedUser(tx, actor, id);
+    if (managed.id === actor.uid && actor.usertype !== 'admin') throw new AppError('not_found');
+    // Locked for the edit, so the audit's "before" is what this edit changed (issue 23 point 8).
+    const target = (await tx.select().from(users).where(eq(users.id, managed.id)).for('update'))[0] ?? managed;
     if (actor.usertype !== 'admin') assertFleetAdminEdit(target, body);
     if (fleetadmin !== undefined) {
       if (target.usertype !== 'driver') throw new AppError('validation_error', 'fleetadmin');
@@ -156,6 +161,7 @@ export async function editUser(ctx: AppContext, actor: Actor, id: string, body: 
     if (row.usertype === 'driver') await syncActiveVehicle(tx, row.id, { now: ctx.now(), by: actor.uid, byAdmin: actor.usertype === 'admin' });
     // Issue 20 point 6: an approval changed in the table joins the user's history (without a reason; the detail page asks for one).
     if (set.approved !== undefined && set.approved !== target.approved) await recordStatusChange(tx, { uid: row.id, approved: set.approved, reason: null, by: actor.uid, at: ctx.now() });
+    await recordAudit(tx, { actor, action: 'user.update', entityId: row.id, before: target, after: row, at: ctx.now() });
     const endedSessions = sessionsEndedBy(actor, target, set, session);
     if (endedSessions?.except !== undefined) await revokeOtherSessions(tx, target.id, endedSessions.except);
     else if (endedSessions) await revokeAllSessions(tx, target.id);
@@ -217,6 +223,10 @@ export async function deleteUser(ctx: AppContext, actor: Actor, id: string): Pro
     const papers = await tx.delete(driverDocuments).where(eq(driverDocuments.uid, target.id)).returning({ image: driverDocuments.image });
     const cars = await eraseVehicles(tx, target.id);
     await tx.update(users).set(anonymised(ctx.now())).where(eq(users.id, target.id));
+    // Issue 23 point 8: the log's entries about the account keep no personal data; an admin's or
+    // a fleet admin's deletion is an entry of its own (what was deleted stays out of it).
+    await erasePersonalAudit(tx, target.id);
+    if (isAuditedActor(actor.usertype)) await recordAudit(tx, { actor, action: 'user.delete', entityId: target.id, before: { deletedAt: null }, after: { deletedAt: ctx.now() }, at: ctx.now() });
     return { uid: target.id, files: [current.profileImage, current.licenseImage, ...papers.map((paper) => paper.image), ...cars] };
   });
   await announceSessionsEnded(ctx, { uid });

@@ -2,6 +2,7 @@ import type { ReviewVehicle, Vehicle, VehicleAdd } from '@rideway/contract';
 import { activationRefusal, deletionRefusal, maskContactForDemo, mayAddVehicle, mayReview, todayIn, vehicleName, type VehicleStatus } from '@rideway/domain';
 import { randomUUID } from 'node:crypto';
 import { and, asc, count, desc, eq, ne, type SQL } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
 import { isUniqueViolation } from '../../db/unique-violation';
@@ -233,6 +234,7 @@ export async function reviewVehicle(ctx: AppContext, actor: Actor, id: string, d
     const withdrawn = decision.status === 'rejected' && current.active;
     const updated = (await tx.update(vehicles).set({ status: decision.status, reason, reviewedBy: actor.uid, reviewedAt: now, active: withdrawn ? false : current.active }).where(eq(vehicles.id, id)).returning())[0] as VehicleRow;
     if (withdrawn) await tx.update(users).set({ ...mirrorOf(null), driverActiveStatus: false }).where(eq(users.id, updated.uid));
+    await recordAudit(tx, { actor, action: decision.status === 'approved' ? 'vehicle.approve' : 'vehicle.reject', entityId: updated.id, before: viewOf(current), after: viewOf(updated), at: now });
     const vehicle = vehicleName(updated);
     await tellDriver(tx, updated.uid, (render) =>
       decision.status === 'approved'

@@ -1,5 +1,6 @@
 import type { WalletCreditRequest, WalletView } from '@rideway/contract';
 import { fromMinor, toMinor } from '@rideway/domain';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
@@ -24,9 +25,13 @@ export async function creditWallet(ctx: AppContext, actor: Actor, { uid, amount 
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     await lockWallet(tx, uid);
+    const before = fromMinor(await balanceMinor(tx, uid));
     await appendEntry(tx, { uid, type: 'Credit', amountMinor: toMinor(amount), txRef: 'AdminCredit', at: now });
+    const walletBalance = fromMinor(await balanceMinor(tx, uid));
+    // Issue 23 point 8: the balance before and after, with the credit that moved it.
+    await recordAudit(tx, { actor, action: 'wallet.credit', entityId: uid, before: { walletBalance: before, amount: null, txRef: null }, after: { walletBalance, amount, txRef: 'AdminCredit' }, at: now });
     const render = await renderFor(tx, uid);
     await enqueue(tx, { channel: 'push', recipient: uid, payload: { title: render('push_wallet_title'), msg: render('push_wallet_credited', { amount: amount.toFixed(2), name: actor.user.firstName }), screen: 'wallet' } }, now);
-    return { walletBalance: fromMinor(await balanceMinor(tx, uid)) };
+    return { walletBalance };
   });
 }

@@ -18,10 +18,10 @@ export function withdrawRoutes(app: RouteApp, ctx: AppContext): void {
   app.post('/api/withdraws/:id/complete', {
     config: { access: ADMIN },
     schema: { summary: 'Mark a withdrawal paid', params: idParams, response: { 200: withdrawResponse } },
-  }, async (request) => ({ withdraw: await completeWithdraw(ctx, request.params.id) }));
+  }, async (request) => ({ withdraw: await completeWithdraw(ctx, actorOf(request), request.params.id) }));
 
   app.post('/api/withdraws/:id/reject', {
     config: { access: ADMIN },
     schema: { summary: "Refuse a withdrawal: the amount goes back to the driver's wallet", params: idParams, response: { 200: withdrawResponse } },
-  }, async (request) => ({ withdraw: await rejectWithdraw(ctx, request.params.id) }));
+  }, async (request) => ({ withdraw: await rejectWithdraw(ctx, actorOf(request), request.params.id) }));
 }

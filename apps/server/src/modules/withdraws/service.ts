@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Withdraw, WithdrawRequest } from '@rideway/contract';
 import { checkWithdrawDecision, fromMinor, toMinor, withdrawRefundRef, type WithdrawDecision } from '@rideway/domain';
 import { and, desc, eq } from 'drizzle-orm';
+import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import { users, withdraws } from '../../db/schema';
 import type { Actor } from '../../http/actor';
@@ -65,10 +66,10 @@ export async function requestWithdraw(ctx: AppContext, actor: Actor, input: With
 }
 
 /** Section 4: completion sets processed and the process date, once; the money leaves the platform. */
-export const completeWithdraw = (ctx: AppContext, id: string): Promise<Withdraw> => decideWithdraw(ctx, id, 'process');
+export const completeWithdraw = (ctx: AppContext, actor: Actor, id: string): Promise<Withdraw> => decideWithdraw(ctx, actor, id, 'process');
 
 /** Issue 17: an admin refuses a request; its amount goes back to the driver's wallet. */
-export const rejectWithdraw = (ctx: AppContext, id: string): Promise<Withdraw> => decideWithdraw(ctx, id, 'reject');
+export const rejectWithdraw = (ctx: AppContext, actor: Actor, id: string): Promise<Withdraw> => decideWithdraw(ctx, actor, id, 'reject');
 
 /** The driver's notice of the decision, in the driver's language (issue 19). */
 const DECIDED = { process: 'push_withdraw_paid', reject: 'push_withdraw_declined' } as const;
@@ -80,7 +81,7 @@ const DECIDED = { process: 'push_withdraw_paid', reject: 'push_withdraw_declined
  * writes nothing. A rejection's refund (a Credit naming the request) is in the same
  * transaction, so it exists exactly when the rejection does.
  */
-async function decideWithdraw(ctx: AppContext, id: string, decision: WithdrawDecision): Promise<Withdraw> {
+async function decideWithdraw(ctx: AppContext, actor: Actor, id: string, decision: WithdrawDecision): Promise<Withdraw> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.now();
     const rows = await tx
@@ -97,9 +98,12 @@ async function decideWithdraw(ctx: AppContext, id: string, decision: WithdrawDec
     }
     // The refund is in the request's currency, whatever the setting is now.
     if (decision === 'reject') await appendEntry(tx, { uid: row.uid, type: 'Credit', amountMinor: row.amountMinor, currency: row.currency, txRef: withdrawRefundRef(row.id), at: now });
+    // The guard above means it was undecided: that is the "before" of the audit entry (issue 23 point 8).
+    const decided = view(row);
+    await recordAudit(tx, { actor, action: decision === 'process' ? 'withdraw.complete' : 'withdraw.reject', entityId: row.id, before: { ...decided, processed: false, rejected: false, procesDate: null }, after: decided, at: now });
     const amount = fromMinor(row.amountMinor).toFixed(2);
     const render = await renderFor(tx, row.uid);
     await enqueue(tx, { channel: 'push', recipient: row.uid, payload: { title: render('push_withdraw_title'), msg: render(DECIDED[decision], { amount }), screen: 'wallet' } }, now);
-    return view(row);
+    return decided;
   });
 }
