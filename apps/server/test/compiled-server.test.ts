@@ -1,7 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WebSocket } from 'ws';
@@ -9,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from './postgres';
 import { SERVER_SECRETS } from './server-secrets';
 import { databaseRelay } from './database-relay';
+import { freePort } from './free-port';
 
 /**
  * Issue 21 point 3: the server as production runs it, `node dist/main.js` built by build.mjs, and
@@ -29,14 +29,6 @@ beforeAll(() => {
 afterAll(() => { rmSync(OUT_DIR, { recursive: true, force: true }); });
 
 type Running = { child: ChildProcess; base: string; exited: Promise<number | null> };
-
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-};
 
 async function startCompiled(env: Record<string, string>): Promise<Running> {
   const port = await freePort();

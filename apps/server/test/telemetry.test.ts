@@ -1,13 +1,13 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase } from './postgres';
 import { SERVER_SECRETS } from './server-secrets';
 import { SPAN_KIND_SERVER, startOtlpStandIn, type OtlpStandIn, type ReceivedSpan } from './stand-ins/otlp';
+import { freePort } from './free-port';
 
 /**
  * Issue 23 point 2: OpenTelemetry traces when OTEL_EXPORTER_OTLP_ENDPOINT is set, and every line
@@ -28,14 +28,6 @@ beforeAll(() => {
   expect(built.status).toBe(0);
 }, 120_000);
 afterAll(() => { rmSync(OUT_DIR, { recursive: true, force: true }); });
-
-const freePort = async (): Promise<number> => {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-};
 
 type Running = { child: ChildProcess; base: string; exited: Promise<number | null>; lines: () => string[] };
 

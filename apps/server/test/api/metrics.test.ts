@@ -12,22 +12,12 @@ import type { UserRow } from '../../src/modules/users/accounts';
 import { drop, pickup, sedan } from '../fixtures';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import type { LiveClient } from '../live-client';
+import { valueOf } from '../prometheus';
 
 const TOKEN = 'metrics-0123456789abcdef0123456789abcdef';
 // A loaded test machine (PGlite's work blocks the loop) must not shed these requests (issue 23 point 1).
 const UNSHED = { PRESSURE_MAX_EVENT_LOOP_DELAY_MS: '0' };
 
-/** The value of one series of a scrape, found by its name and exact labels; undefined when absent. */
-function valueOf(scrape: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of scrape.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = match[2] ? match[2].split(/,(?=[a-z_]+=")/) : [];
-    if (present.length === wanted.length && wanted.every((pair) => present.includes(pair))) return Number(match[3]);
-  }
-  return undefined;
-}
 
 describe('the metrics settings (issue 23 point 2)', () => {
   it('takes a long token, a port and a host, and refuses a short token or a bad port', () => {

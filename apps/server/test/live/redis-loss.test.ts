@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLive, type LiveClient, type LiveMessage } from '../live-client';
 import { tcpRelay, type TcpRelay } from '../tcp-relay';
 import { twoProcesses, type ProcessIndex } from '../two-processes';
+import { valueOf } from '../prometheus';
 
 const serverUrl = process.env.DATABASE_URL;
 const redisUrl = process.env.REDIS_URL;
@@ -13,17 +14,6 @@ const METRICS_TOKEN = 'redis-loss-test-metrics-token-0123456789';
  */
 const HANG_MS = 8000;
 
-/** The value of one series in a Prometheus scrape, or undefined when absent. */
-function valueOf(scrape: string, name: string, labels: Record<string, string> = {}): number | undefined {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of scrape.split('\n')) {
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!match || match[1] !== name) continue;
-    const present = match[2] ? match[2].split(/,(?=[a-z_]+=")/) : [];
-    if (present.length === wanted.length && wanted.every((pair) => present.includes(pair))) return Number(match[3]);
-  }
-  return undefined;
-}
 
 /**
  * Issue 23 point 4, Redis lost under two server processes. Both reach Redis through a TCP relay
