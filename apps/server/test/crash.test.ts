@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { BOOKING_STATUSES } from '@rideway/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoDatabase } from './postgres';
-import { SERVER_SECRETS } from './server-secrets';
+import { startSourceServer, waitForHealth } from './server-process';
 
 /**
  * Issue 4: the server is killed with SIGKILL in the middle of a stream of trip steps and
@@ -17,24 +16,8 @@ const port = 3400 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
 
 function startServer(databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
-    cwd: join(import.meta.dirname, '..'),
-    // Every demo driver gets each offer, so both streams' drivers can always accept.
-    env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', OFFER_BATCH_SIZE: '5', DRIVER_TIMEOUT_S: '0' },
-    stdio: 'ignore',
-  });
-}
-
-async function waitForHealth(): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not start');
+  // Every demo driver gets each offer, so both streams' drivers can always accept.
+  return startSourceServer(port, { DATABASE_URL: databaseUrl, REDIS_URL: '', OFFER_BATCH_SIZE: '5', DRIVER_TIMEOUT_S: '0' });
 }
 
 const call = async (path: string, token: string, body?: unknown) => {
@@ -61,7 +44,7 @@ describe.skipIf(!serverUrl)('a server killed mid-stream and restarted on the sam
   it('leaves every booking valid, every ledger entry with its booking change, every notice of a committed change', async () => {
     const streamStart = Date.now();
     server = startServer(databaseUrl);
-    await waitForHealth();
+    await waitForHealth(base, server);
     const login = async (email: string) => (await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'demo123' }) })).json()) as { token: string };
     const rider = (await login('rider1@rideway.demo')).token;
     const drivers = await Promise.all(['driver1@rideway.demo', 'driver3@rideway.demo'].map(async (email) => (await login(email)).token));
@@ -112,7 +95,7 @@ describe.skipIf(!serverUrl)('a server killed mid-stream and restarted on the sam
 
     // After a restart the interrupted trips carry on.
     server = startServer(databaseUrl);
-    await waitForHealth();
+    await waitForHealth(base, server);
     const active = (await call('/api/bookings', drivers[0] ?? '')).body.bookings as { id: string; status: string; driver: string | null }[];
     const stuck = active.find((b) => ['ACCEPTED', 'ARRIVED', 'STARTED', 'REACHED'].includes(b.status));
     if (stuck) {
@@ -121,5 +104,5 @@ describe.skipIf(!serverUrl)('a server killed mid-stream and restarted on the sam
       for (const path of next) expect((await call(`/api/bookings/${stuck.id}/${path}`, drivers[0] ?? '', path === 'pay' ? { payment_mode: 'cash' } : {})).status, path).toBe(200);
     }
     server.kill('SIGTERM');
-  }, 120_000);
+  }, 360_000);
 });

@@ -1,10 +1,9 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDemoDatabase } from './postgres';
-import { SERVER_SECRETS } from './server-secrets';
+import { startSourceServer, waitForHealth } from './server-process';
 
 /**
  * Issue 15, point 11, the attack as the crash test saw it: writes commit, the server is killed
@@ -17,23 +16,7 @@ const port = 3900 + Math.floor(Math.random() * 500);
 const base = `http://127.0.0.1:${port}`;
 
 function startServer(databaseUrl: string): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
-    cwd: join(import.meta.dirname, '..'),
-    env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: databaseUrl, REDIS_URL: '', PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', RATE_LIMITS: 'off' },
-    stdio: 'ignore',
-  });
-}
-
-async function waitForHealth(): Promise<void> {
-  for (let i = 0; i < 200; i += 1) {
-    try {
-      if ((await fetch(`${base}/api/health`)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('server did not start');
+  return startSourceServer(port, { DATABASE_URL: databaseUrl, REDIS_URL: '', RATE_LIMITS: 'off' });
 }
 
 type Answer = { status: number; body: string; replayed: boolean };
@@ -62,7 +45,7 @@ describe.skipIf(!serverUrl)('Idempotency-Key across a server killed mid-stream (
 
   it('a retry after the restart answers the first result or 409, and writes nothing: one booking or credit per key', async () => {
     server = startServer(databaseUrl);
-    await waitForHealth();
+    await waitForHealth(base, server);
     const login = async (email: string) => ((await (await fetch(`${base}/api/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'demo123' }) })).json()) as { token: string; user: { id: string } });
     const [rider1, rider2, admin, driver] = await Promise.all(['rider1@rideway.demo', 'rider2@rideway.demo', 'admin@rideway.demo', 'driver5@rideway.demo'].map(login));
     if (!rider1 || !rider2 || !admin || !driver) throw new Error('demo accounts missing');
@@ -91,7 +74,7 @@ describe.skipIf(!serverUrl)('Idempotency-Key across a server killed mid-stream (
     expect(sent.length - unheard.length).toBeGreaterThan(5);
 
     server = startServer(databaseUrl);
-    await waitForHealth();
+    await waitForHealth(base, server);
     const ids = new Map<string, string>();
     for (const request of sent) {
       const retry = await send(request);
@@ -125,5 +108,5 @@ describe.skipIf(!serverUrl)('Idempotency-Key across a server killed mid-stream (
       await db.end();
     }
     server.kill('SIGTERM');
-  }, 120_000);
+  }, 360_000);
 });

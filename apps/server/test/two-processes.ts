@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
 import { createDemoDatabase } from './postgres';
-import { SERVER_SECRETS } from './server-secrets';
+import { startSourceServer, waitForHealth } from './server-process';
 
 export type ProcessIndex = 0 | 1;
 
@@ -39,11 +38,7 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
     const created = await createDemoDatabase(databaseServerUrl, name);
     dropDatabase = created.drop;
     for (const [index, port] of ports.entries()) {
-      const server = spawn(process.execPath, ['--import', 'tsx', join(import.meta.dirname, '..', 'src', 'main.ts')], {
-        cwd: join(import.meta.dirname, '..'),
-        env: { ...process.env, ...SERVER_SECRETS, DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, PORT: String(port), DEMO_DATA: '0', LOG_LEVEL: 'silent', DRIVER_TIMEOUT_S: '0', ...options.env },
-        stdio: options.keepOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore',
-      });
+      const server = startSourceServer(port, { DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, DRIVER_TIMEOUT_S: '0', ...options.env }, options.keepOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore');
       // Read as it comes, so a full pipe never stalls the process.
       const lines = outputs[index] ?? [];
       for (const stream of [server.stdout, server.stderr]) {
@@ -56,18 +51,7 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
       }
       servers.push(server);
     }
-    // A loaded CI machine starts two tsx processes (and migrates) slowly: wait up to two minutes,
-    // but fail at once if a process exits.
-    const exited = servers.map((server) => new Promise<number | null>((resolve) => server.once('exit', resolve)));
-    for (const index of [0, 1] as const) {
-      for (let i = 0; ; i += 1) {
-        const healthy = await fetch(`${base(index)}/api/health`).then((r) => r.ok).catch(() => false);
-        if (healthy) break;
-        const code = await Promise.race([exited[index], new Promise<'running'>((resolve) => setTimeout(() => { resolve('running'); }, 100))]);
-        if (code !== 'running') throw new Error(`server ${String(index)} exited with ${String(code)}`);
-        if (i > 1200) throw new Error('server did not start');
-      }
-    }
+    for (const [index, server] of servers.entries()) await waitForHealth(base(index as ProcessIndex), server, `server ${String(index)}`);
     return created.url;
   };
 
