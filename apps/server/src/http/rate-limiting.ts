@@ -88,7 +88,8 @@ async function connectStore(url: string, log: FastifyBaseLogger): Promise<{ redi
     redis.ping().then(() => { mark(true); }, () => { mark(false); });
   };
   redis.on('ready', probe);
-  await redis.connect();
+  // Out of reach at start: the limits are skipped until it answers, as when it is lost later.
+  await redis.connect().catch(() => { mark(false); });
   const timer = setInterval(probe, PROBE_MS);
   timer.unref();
   return { redis, reachable: () => reachable, stop: () => { clearInterval(timer); } };

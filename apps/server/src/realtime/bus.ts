@@ -1,5 +1,6 @@
 import type { Redis } from 'ioredis';
 import { closeRedis } from '../providers/close-redis';
+import { isConnectionError } from './redis-link';
 
 /**
  * Who may receive a booking's events beyond the subscription check: its parties at the time of
@@ -165,12 +166,20 @@ export async function redisBus(publisher: Redis, prefix: string, onError: (error
   subscriber.on('error', (error: Error) => { onError(error); });
   for (const event of ['close', 'reconnecting', 'end']) subscriber.on(event, lost);
   for (const event of ['close', 'reconnecting', 'end', 'ready']) publisher.on(event, checkHealth);
-  // The connection's options are the publisher's (lazy, no offline queue): it connects before its first command.
-  if (subscriber.status === 'wait') await subscriber.connect();
-  await subscriber.subscribe(...channels);
-  subscribed = true;
+  // The connection's options are the publisher's (lazy, no offline queue): it connects before its
+  // first command. A Redis out of reach at start is a state like a Redis lost later: the process
+  // starts unhealthy, and the client's reconnection subscribes once Redis answers (issue 23 point 4).
+  try {
+    if (subscriber.status === 'wait') await subscriber.connect();
+    await subscriber.subscribe(...channels);
+    subscribed = true;
+  } catch (error) {
+    if (!isConnectionError(error)) throw error;
+  }
   lastHealthy = healthy();
-  // After a reconnection: subscribe again ourselves and be healthy only once Redis confirmed it.
+  // After a reconnection (or the first connection, when Redis was out of reach at start): subscribe
+  // again ourselves and be healthy only once Redis confirmed it. Registered after the first
+  // subscription, which the client's own retries come after.
   subscriber.on('ready', resubscribe);
   return {
     kind: 'redis',

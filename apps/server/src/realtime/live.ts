@@ -69,7 +69,13 @@ export async function createLiveLayer(options: { config: Config; db: Db; now: ()
     if (!isConnectionError(error)) onError(error);
   };
   redis.on('error', quiet);
-  await redis.connect();
+  // Out of reach at start: the process starts on its own index and the database, as when Redis
+  // is lost later, and the client keeps trying (issue 23 point 4); the link tells when it answers.
+  let cause: unknown;
+  await redis.connect().catch((error: unknown) => {
+    cause = error;
+    quiet(error);
+  });
   const inner = await redisBus(redis, config.REDIS_PREFIX, quiet);
   const geo = fallbackGeoIndex({ primary: redisGeoIndex(redis, config.REDIS_PREFIX), upstream: link, onError });
   const bus = await catchingUpBus(inner, { db, upstream: link, onError });
@@ -77,8 +83,8 @@ export async function createLiveLayer(options: { config: Config; db: Db; now: ()
 
   // One line per change of state, never one per request (issue 23 point 4).
   const isUp = () => link.isUp() && bus.healthy();
-  let wasUp = isUp();
-  let cause: unknown;
+  // Up unless shown otherwise: a Redis out of reach at start is reported at once, below.
+  let wasUp = true;
   const report = () => {
     const up = isUp();
     if (up === wasUp) return;
@@ -95,6 +101,7 @@ export async function createLiveLayer(options: { config: Config; db: Db; now: ()
     report();
   });
   bus.onHealthChange(report);
+  if (cause !== undefined) report();
 
   return {
     geo,

@@ -142,3 +142,66 @@ describe.skipIf(!serverUrl || !redisUrl)('Redis lost under two server processes 
     expect(serverErrors(await scrape(1))).toEqual([]);
   }, 60_000);
 });
+
+/**
+ * Issue 23 point 4, the same loss at start: a process whose Redis is out of reach when it starts
+ * (a machine reboot where Redis comes up last) starts and serves on its own index and the
+ * database, ready but degraded, says so once, and joins the shared index and events once Redis
+ * answers, without a restart. It used to exit at start.
+ */
+describe.skipIf(!serverUrl || !redisUrl)('two server processes started while Redis is out of reach (issue 23 point 4)', () => {
+  let relay: TcpRelay;
+  let processes: ReturnType<typeof twoProcesses>;
+  const clients: LiveClient[] = [];
+
+  beforeAll(async () => {
+    relay = await tcpRelay(new URL(redisUrl ?? ''), 6379);
+    await relay.vanish();
+    processes = twoProcesses(serverUrl ?? '', relay.url, 'redisstart', 5900, { env: { METRICS_TOKEN, LOG_LEVEL: 'warn' }, keepOutput: true });
+    await processes.start();
+  }, 180_000);
+
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await relay.restore();
+    await processes.stop();
+    await relay.close();
+  }, 60_000);
+
+  it('starts ready but degraded, takes positions and books, then joins Redis once it answers', async () => {
+    const redisUp = async (index: ProcessIndex) => valueOf(await (await fetch(`${processes.base(index)}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text(), 'rideway_redis_up');
+    const ready = await fetch(`${processes.base(0)}/api/health/ready`);
+    expect([ready.status, ((await ready.json()) as { status: string; checks: { redis: string } })]).toMatchObject([200, { status: 'degraded', checks: { redis: 'down' } }]);
+    expect([await redisUp(0), await redisUp(1)]).toEqual([0, 0]);
+
+    const [riderToken, driverToken, adminToken] = await Promise.all([processes.login(0, 'rider1@rideway.demo'), processes.login(0, 'driver1@rideway.demo'), processes.login(1, 'admin@rideway.demo')]);
+    const me = (await processes.call(0, 'GET', '/api/me', driverToken)).body.user as { id: string; carType: string };
+    const driverLive = await openLive(`${processes.base(0).replace('http', 'ws')}/api/ws`, driverToken);
+    clients.push(driverLive);
+    expect(await driverLive.subscribe('user:me')).toMatchObject({ type: 'subscribed' });
+    const somewhere = { lat: 51.5412, lng: -0.1426 };
+    expect((await processes.call(0, 'POST', '/api/driver/location', driverToken, somewhere)).status).toBe(200);
+    const booked = await processes.call(0, 'POST', '/api/bookings', riderToken, { pickup: { ...somewhere, add: 'Camden' }, drop: { lat: 51.5081, lng: -0.0759, add: 'Tower of London' }, carType: me.carType });
+    expect(booked.status, JSON.stringify(booked.body)).toBe(201);
+    await driverLive.next((m) => m.event === 'offer' && (m.data as { id: string }).id === booked.body.id, 10_000);
+    // Said once each, at start: by the live layer and by the rate-limit store.
+    for (const index of [0, 1] as const) {
+      expect(processes.output(index).filter((line) => line.includes('Redis unreachable'))).toHaveLength(1);
+      expect(processes.output(index).filter((line) => line.includes('rate limit store unreachable'))).toHaveLength(1);
+    }
+
+    await relay.restore();
+    await expect.poll(() => redisUp(0), { timeout: 30_000 }).toBe(1);
+    await expect.poll(() => redisUp(1), { timeout: 30_000 }).toBe(1);
+    // What A took before Redis answered is in the shared index: B's live map shows the driver where it reported.
+    const adminLive = await openLive(`${processes.base(1).replace('http', 'ws')}/api/ws`, adminToken);
+    clients.push(adminLive);
+    await expect
+      .poll(async () => {
+        await adminLive.subscribe('drivers:live');
+        const snapshot = await adminLive.next((m) => m.event === 'snapshot');
+        return (snapshot.data as { drivers: { uid: string; location: unknown }[] }).drivers.find((driver) => driver.uid === me.id);
+      }, { timeout: 15_000 })
+      .toMatchObject({ location: somewhere });
+  }, 120_000);
+});
