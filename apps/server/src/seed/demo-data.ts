@@ -14,7 +14,7 @@ import {
   toMinor,
   type FareRates,
 } from '@rideway/domain';
-import type { Db } from '../db/client';
+import type { Db, Tx } from '../db/client';
 import { eq } from 'drizzle-orm';
 import { bookings, cancelReasons, carTypes, promos, users } from '../db/schema';
 import { insertAccount } from '../modules/users/accounts';
@@ -65,7 +65,7 @@ const CANCEL_REASONS = ['Driver is taking too long', 'Changed my plans', 'Booked
  * Seeds a demo installation on an empty database; answers the logins it created. With storage, the
  * drivers' documents get specimen pictures an admin can open in the review screens.
  */
-export async function seedDemoData(db: Db, now: number, storage?: FileStorage): Promise<DemoLogin[]> {
+export async function seedDemoData(db: Db | Tx, now: number, storage?: FileStorage): Promise<DemoLogin[]> {
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   // Issue 21: settings, car types and cancel reasons are held by running processes; the demo's are
   // in force once the transaction is over (db/read-cache.ts).
