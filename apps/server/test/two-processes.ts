@@ -51,7 +51,12 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
       }
       servers.push(server);
     }
-    for (const [index, server] of servers.entries()) await waitForHealth(base(index as ProcessIndex), server, `server ${String(index)}`);
+    for (const [index, server] of servers.entries()) {
+      await waitForHealth(base(index as ProcessIndex), server, `server ${String(index)}`).catch((error: unknown) => {
+        // What the process said (with `keepOutput`) is what tells why it did not start.
+        throw new Error(`${String(error)}\n${(outputs[index] ?? []).slice(-20).join('\n')}`);
+      });
+    }
     return created.url;
   };
 

@@ -16,6 +16,39 @@ const HANG_MS = 8000;
 
 
 /**
+ * Two server processes reaching Redis through a relay of their own (cut before they start with
+ * `cutAtStart`), started before the describe's tests and stopped after them, with the live
+ * clients the tests opened.
+ */
+function behindRelay(name: string, portBase: number, options: { cutAtStart?: boolean } = {}) {
+  let relay: TcpRelay | undefined;
+  let processes: ReturnType<typeof twoProcesses> | undefined;
+  const clients: LiveClient[] = [];
+  const started = () => {
+    if (!relay || !processes) throw new Error('not started');
+    return { relay, processes };
+  };
+  beforeAll(async () => {
+    relay = await tcpRelay(new URL(redisUrl ?? ''), 6379);
+    if (options.cutAtStart) await relay.vanish();
+    processes = twoProcesses(serverUrl ?? '', relay.url, name, portBase, { env: { METRICS_TOKEN, LOG_LEVEL: 'warn' }, keepOutput: true });
+    await processes.start();
+  }, 180_000);
+  afterAll(async () => {
+    for (const client of clients) await client.close();
+    await relay?.restore();
+    await processes?.stop();
+    await relay?.close();
+  }, 60_000);
+  const live = async (index: ProcessIndex, token: string) => {
+    const client = await openLive(`${started().processes.base(index).replace('http', 'ws')}/api/ws`, token);
+    clients.push(client);
+    return client;
+  };
+  return { started, live };
+}
+
+/**
  * Issue 23 point 4, Redis lost under two server processes. Both reach Redis through a TCP relay
  * that the test cuts and restores (the machine's Redis, shared with other tests, is never
  * touched). While it is cut each process keeps taking driver positions and booking on its own
@@ -23,14 +56,10 @@ const HANG_MS = 8000;
  * other process's sockets, from the database; once it is back, nothing was delivered twice.
  */
 describe.skipIf(!serverUrl || !redisUrl)('Redis lost under two server processes (issue 23 point 4)', () => {
+  const setup = behindRelay('redisloss', 6900);
+  const { live } = setup;
   let relay: TcpRelay;
   let processes: ReturnType<typeof twoProcesses>;
-  const clients: LiveClient[] = [];
-  const live = async (index: ProcessIndex, token: string) => {
-    const client = await openLive(`${processes.base(index).replace('http', 'ws')}/api/ws`, token);
-    clients.push(client);
-    return client;
-  };
   /** A call that must answer, whatever Redis does: a hang fails it. */
   const call = async (index: ProcessIndex, method: string, path: string, token: string, body?: unknown) => {
     const response = await fetch(`${processes.base(index)}${path}`, {
@@ -47,18 +76,9 @@ describe.skipIf(!serverUrl || !redisUrl)('Redis lost under two server processes 
   /** Answers with a 5xx status since start, by route. */
   const serverErrors = (text: string) => text.split('\n').filter((line) => line.startsWith('rideway_http_requests_total{') && /status_code="5\d\d"/.test(line));
 
-  beforeAll(async () => {
-    relay = await tcpRelay(new URL(redisUrl ?? ''), 6379);
-    processes = twoProcesses(serverUrl ?? '', relay.url, 'redisloss', 6900, { env: { METRICS_TOKEN, LOG_LEVEL: 'warn' }, keepOutput: true });
-    await processes.start();
-  }, 180_000);
-
-  afterAll(async () => {
-    for (const client of clients) await client.close();
-    await relay.restore();
-    await processes.stop();
-    await relay.close();
-  }, 60_000);
+  beforeAll(() => {
+    ({ relay, processes } = setup.started());
+  });
 
   it('takes positions and books on each process while Redis is cut, and delivers the events of the outage once', async () => {
     const [adminToken, riderToken, driverToken] = await Promise.all([processes.login(1, 'admin@rideway.demo'), processes.login(0, 'rider1@rideway.demo'), processes.login(0, 'driver1@rideway.demo')]);
@@ -150,25 +170,10 @@ describe.skipIf(!serverUrl || !redisUrl)('Redis lost under two server processes 
  * answers, without a restart. It used to exit at start.
  */
 describe.skipIf(!serverUrl || !redisUrl)('two server processes started while Redis is out of reach (issue 23 point 4)', () => {
-  let relay: TcpRelay;
-  let processes: ReturnType<typeof twoProcesses>;
-  const clients: LiveClient[] = [];
-
-  beforeAll(async () => {
-    relay = await tcpRelay(new URL(redisUrl ?? ''), 6379);
-    await relay.vanish();
-    processes = twoProcesses(serverUrl ?? '', relay.url, 'redisstart', 5900, { env: { METRICS_TOKEN, LOG_LEVEL: 'warn' }, keepOutput: true });
-    await processes.start();
-  }, 180_000);
-
-  afterAll(async () => {
-    for (const client of clients) await client.close();
-    await relay.restore();
-    await processes.stop();
-    await relay.close();
-  }, 60_000);
+  const setup = behindRelay('redisstart', 5900, { cutAtStart: true });
 
   it('starts ready but degraded, takes positions and books, then joins Redis once it answers', async () => {
+    const { relay, processes } = setup.started();
     const redisUp = async (index: ProcessIndex) => valueOf(await (await fetch(`${processes.base(index)}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text(), 'rideway_redis_up');
     const ready = await fetch(`${processes.base(0)}/api/health/ready`);
     expect([ready.status, ((await ready.json()) as { status: string; checks: { redis: string } })]).toMatchObject([200, { status: 'degraded', checks: { redis: 'down' } }]);
@@ -176,8 +181,7 @@ describe.skipIf(!serverUrl || !redisUrl)('two server processes started while Red
 
     const [riderToken, driverToken, adminToken] = await Promise.all([processes.login(0, 'rider1@rideway.demo'), processes.login(0, 'driver1@rideway.demo'), processes.login(1, 'admin@rideway.demo')]);
     const me = (await processes.call(0, 'GET', '/api/me', driverToken)).body.user as { id: string; carType: string };
-    const driverLive = await openLive(`${processes.base(0).replace('http', 'ws')}/api/ws`, driverToken);
-    clients.push(driverLive);
+    const driverLive = await setup.live(0, driverToken);
     expect(await driverLive.subscribe('user:me')).toMatchObject({ type: 'subscribed' });
     const somewhere = { lat: 51.5412, lng: -0.1426 };
     expect((await processes.call(0, 'POST', '/api/driver/location', driverToken, somewhere)).status).toBe(200);
@@ -194,8 +198,7 @@ describe.skipIf(!serverUrl || !redisUrl)('two server processes started while Red
     await expect.poll(() => redisUp(0), { timeout: 30_000 }).toBe(1);
     await expect.poll(() => redisUp(1), { timeout: 30_000 }).toBe(1);
     // What A took before Redis answered is in the shared index: B's live map shows the driver where it reported.
-    const adminLive = await openLive(`${processes.base(1).replace('http', 'ws')}/api/ws`, adminToken);
-    clients.push(adminLive);
+    const adminLive = await setup.live(1, adminToken);
     await expect
       .poll(async () => {
         await adminLive.subscribe('drivers:live');
