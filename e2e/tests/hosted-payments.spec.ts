@@ -302,6 +302,8 @@ test("a rider choosing Culqi gets Culqi Checkout with the public key and the boo
   expect(settings).toMatchObject({ publicKey: culqi.publicKey, amount: Math.round(Number(amount) * 100), currency: 'PEN' });
   await expect(page.locator(`script[src="${culqi.url}/js/v4"]`)).toHaveCount(1);
   await expect(page.getByRole('button', { name: 'Pay' })).toBeVisible();
+  // The stand-in serves no Culqi Checkout script (window.Culqi is missing): the page says so rather than doing nothing.
+  await expect(page.getByRole('alert')).toHaveText(SCRIPT_FAILED);
   await page.screenshot({ path: shot('culqi', 'widget'), animations: 'disabled' });
   // Nothing was charged: Culqi is asked only with the token its widget gives.
   expect(culqi.charges.size).toBe(0);
@@ -332,6 +334,89 @@ test("a rider choosing SecurePay gets SecurePay's card component with the client
   await page.screenshot({ path: shot('securepay', 'component'), animations: 'disabled' });
   // Nothing was paid: SecurePay is asked only with the token its component gives.
   expect(securepay.payments.size).toBe(0);
+});
+
+const SCRIPT_FAILED = 'The card form could not be loaded. Check your connection, then go back and try again, or choose another way to pay.';
+const CARD_FAILED = 'Your card could not be used. Check its details and press Pay again, or try another card.';
+
+/** Where the checkout page's screenshots go, at each width. */
+const checkoutShot = (name: string, width: number) => `test-results/checkout-page/${name}-${String(width)}.png`;
+
+/**
+ * A stand-in for SecurePay's card component (its own script runs only on SecurePay's hosts): it
+ * draws card fields in the container and, as the real one does with a card it cannot take,
+ * answers `tokenise()` with `onTokeniseError`.
+ */
+const REFUSING_SECUREPAY_UI = `window.securePayUI = { init: function (options) {
+  var box = document.getElementById(options.containerId);
+  box.innerHTML = '<div style="display:grid;gap:8px;padding:12px;border:1px solid #c9d1cc;border-radius:8px;color:#4f5b55;font-size:15px">' +
+    '<div style="padding:10px;border:1px solid #c9d1cc;border-radius:6px">4000 0000 0000 0002</div>' +
+    '<div style="display:grid;grid-template-columns:1fr 1fr;gap:8px"><div style="padding:10px;border:1px solid #c9d1cc;border-radius:6px">12 / 30</div><div style="padding:10px;border:1px solid #c9d1cc;border-radius:6px">CVV •••</div></div></div>';
+  this.tokenise = function () { setTimeout(function () { options.card.onTokeniseError({ errors: [{ code: 'card_declined' }] }); }, 200); };
+} };`;
+
+/** The rider opens SecurePay's checkout page for the booking from the bookings list. */
+async function openSecurePayCheckout(page: Page, bookingId: string) {
+  await page.goto('/bookings');
+  await page.locator(`[data-booking="${bookingId}"]`).getByRole('button', { name: 'Pay now' }).click();
+  await page.getByRole('dialog', { name: 'Choose how to pay' }).getByRole('button', { name: 'Pay with SecurePay' }).click();
+  await page.waitForURL(`${origin}/api/payments/securepay/checkout`);
+}
+
+/** Both widths: nothing wider than the window, the Pay button the app's green, a screenshot of each. */
+async function shootBothWidths(page: Page, name: string) {
+  for (const width of [375, 1280]) {
+    await page.setViewportSize({ width, height: width === 375 ? 740 : 800 });
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${String(width)} px`).toBeLessThanOrEqual(width);
+    await page.screenshot({ path: checkoutShot(name, width), animations: 'disabled', fullPage: true });
+  }
+}
+
+test("SecurePay's checkout page: who charges, for which booking and how much, a failure the rider can act on, and the way back", async ({ page, request }) => {
+  await useCurrency(request, { code: 'AUD', symbol: '$' });
+  const booking = await pendingCardTrip(request, 'rider1@rideway.demo');
+  const amount = `$${booking.customer_paid.toFixed(2)} AUD`;
+  const rider = await apiSignIn(request, 'rider1@rideway.demo');
+  const { booking_id: reference } = (await (await request.get(`/api/bookings/${booking.id}`, { headers: rider })).json()) as { booking_id: string };
+  await signIn(page, 'rider1@rideway.demo');
+  const script = `${securepay.url}/v3/ui/client/securepay-ui.min.js`;
+
+  // The provider's script does not load: said at once, and Pay says it again rather than doing nothing.
+  await page.route(script, (route) => route.abort('connectionrefused'));
+  await openSecurePayCheckout(page, booking.id);
+  await expect(page).toHaveTitle('Rideway: payment');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.locator('header.brand')).toHaveText('Rideway');
+  await expect(page.getByRole('heading', { name: 'Pay for your booking' })).toBeVisible();
+  await expect(page.locator('.summary')).toContainText(`Booking${reference}`);
+  await expect(page.locator('.summary .amount')).toHaveText(amount);
+  const pay = page.getByRole('button', { name: `Pay ${amount}` });
+  // Styled by the stylesheet from this origin: the app's green Pay button.
+  await expect(pay).toHaveCSS('background-color', 'rgb(27, 94, 32)');
+  await expect(page.getByRole('alert')).toHaveText(SCRIPT_FAILED);
+  await pay.click();
+  await expect(page.getByRole('alert')).toHaveText(SCRIPT_FAILED);
+  await expect(pay).toBeEnabled();
+  await shootBothWidths(page, 'securepay-script-missing');
+
+  // The card component loads but cannot tokenise the card: the rider is told, and may press Pay again.
+  await page.unroute(script);
+  await page.route(script, (route) => route.fulfill({ status: 200, contentType: 'text/javascript', body: REFUSING_SECUREPAY_UI }));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openSecurePayCheckout(page, booking.id);
+  await expect(page.getByText('4000 0000 0000 0002')).toBeVisible();
+  await shootBothWidths(page, 'securepay-ready');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await pay.click();
+  await expect(page.getByRole('alert')).toHaveText(CARD_FAILED);
+  await expect(pay).toBeEnabled();
+  await shootBothWidths(page, 'securepay-card-refused');
+  // Nothing was paid: SecurePay is asked only with a token.
+  expect(securepay.payments.size).toBe(0);
+
+  // "Cancel and go back": the booking's page in the web app.
+  await page.getByRole('link', { name: 'Cancel and go back' }).click();
+  await page.waitForURL(`${origin}/bookings/${booking.id}`);
 });
 
 test("the admins' payments page says which configured provider cannot take the settings currency", async ({ page, request }) => {

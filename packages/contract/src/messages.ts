@@ -93,6 +93,26 @@ const SENT_TEXT_KEYS = [
   'push_vehicle_withdrawn',
 ] as const;
 
+/**
+ * The card checkout pages the server renders around a provider's browser widget or form post
+ * (apps/server/src/modules/payments/checkout-page.ts), in the rider's language.
+ */
+const CHECKOUT_PAGE_KEYS = [
+  'checkout_title',
+  'checkout_heading_booking',
+  'checkout_heading_topup',
+  'checkout_booking',
+  'checkout_topup',
+  'checkout_amount',
+  'checkout_pay',
+  'checkout_continue',
+  'checkout_redirecting',
+  'checkout_card_safe',
+  'checkout_cancel',
+  'checkout_script_failed',
+  'checkout_card_failed',
+] as const;
+
 /** The web app's own texts (issue 6): navigation, public pages, sign-in, registration, profile, booking and the trip. */
 const WEB_KEYS = [
   'nav_home',
@@ -858,7 +878,7 @@ const WEB_KEYS = [
   'audit_entity_message',
 ] as const;
 
-/** Every message key: the spec's errors, notices, successes and information, and the web app's texts. */
-export const MESSAGE_KEYS = [...ERROR_KEYS, ...NOTICE_KEYS, ...SUCCESS_KEYS, ...INFO_KEYS, ...SENT_TEXT_KEYS, ...WEB_KEYS] as const;
+/** Every message key: the spec's errors, notices, successes and information, the checkout pages' and the web app's texts. */
+export const MESSAGE_KEYS = [...ERROR_KEYS, ...NOTICE_KEYS, ...SUCCESS_KEYS, ...INFO_KEYS, ...SENT_TEXT_KEYS, ...CHECKOUT_PAGE_KEYS, ...WEB_KEYS] as const;
 export type MessageKey = (typeof MESSAGE_KEYS)[number];
 export type Messages = Record<MessageKey, string>;

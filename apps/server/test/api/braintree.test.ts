@@ -6,6 +6,7 @@ import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntr
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
 import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM } from '../card-trips';
+import { checkoutPageFacts, expectNothingReflected, expectStylesheetServed, MARKUP_APP_NAME, pageAmount } from '../checkout-pages';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { notificationBody, notificationXml, signNotification, startBraintreeStandIn, transactionXml, type BraintreeStandIn, type StandInTransaction } from '../stand-ins/braintree';
 
@@ -119,6 +120,29 @@ describe.each(ENGINES)('Braintree through the API on %s (issue 18)', (engine) =>
     expect(attempt).toMatch(/^[\w-]+$/);
     expect(salesOf(b.id)).toEqual([]);
     expect(await rowsOf(b.id)).toMatchObject({ status: 'PAYMENT_PENDING', payments: [], ledger: [], attempts: [{ status: 'open' }] });
+  });
+
+  it("the page around Drop-in says who charges, for which booking and how much, with Pay, the failure texts and a way back; the app's name is text", async () => {
+    const rider = await t.makeUser('rider');
+    await t.setSettings({ appcat: 'delivery', appName: MARKUP_APP_NAME });
+    const b = await cardDelivery(rider);
+    const reference = (await t.db.select({ reference: bookings.reference }).from(bookings).where(eq(bookings.id, b.id)))[0]?.reference ?? '';
+    const answer = await checkout(rider, b.id);
+    expect(answer.statusCode, answer.body).toBe(200);
+    expectNothingReflected(answer.body);
+    expect(answer.body).not.toContain('EUR');
+    expect(answer.body).toContain('<script src="https://js.braintreegateway.com/web/dropin/1.43.0/js/dropin.min.js" defer></script>');
+    const facts = checkoutPageFacts(answer.body);
+    expect(facts).toMatchObject({
+      lang: 'en',
+      dir: 'ltr',
+      brand: MARKUP_APP_NAME,
+      summary: [['Booking', reference], ['Amount', pageAmount(b.paidMinor, '$', 'USD')]],
+      button: `Pay ${pageAmount(b.paidMinor, '$', 'USD')}`,
+      back: { href: `/bookings/${b.id}`, text: 'Cancel and go back' },
+      alert: { scriptFailed: expect.stringMatching(/\S/), cardFailed: expect.stringMatching(/\S/) },
+    });
+    await expectStylesheetServed(t, facts.stylesheet);
   });
 
   it("the nonce is charged for the booking's own amount, submitted for settlement: paid once (NEW); posting it again charges nothing more", async () => {

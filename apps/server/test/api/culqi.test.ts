@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
+import { bookings, paymentAttempts, paymentEvents, payments, refunds, users, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
 import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM, unescapeHtml } from '../card-trips';
+import { checkoutPageFacts, expectNothingReflected, expectStylesheetServed, MARKUP_APP_NAME, pageAmount } from '../checkout-pages';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startCulqi, type CulqiStandIn } from '../stand-ins/culqi';
 
@@ -94,6 +95,39 @@ describe.each(ENGINES)('Culqi through the API on %s (issue 22)', (engine) => {
     expect(await rowsOf(b.id)).toMatchObject({ status: 'PAYMENT_PENDING', payments: [], attempts: [{ status: 'open' }] });
     // Nothing is asked of Culqi before the rider gives a card.
     expect(standIn.requests).toEqual([]);
+  });
+
+  it("the page says who charges, for which booking and how much, with Pay and a way back, in the rider's language (Spanish here), styled from this origin", async () => {
+    const rider = await t.makeUser('rider');
+    const b = await cardDelivery(rider);
+    const reference = (await t.db.select({ reference: bookings.reference }).from(bookings).where(eq(bookings.id, b.id)))[0]?.reference ?? '';
+    const english = checkoutPageFacts((await started(rider, b.id)).page);
+    expect(english).toMatchObject({
+      lang: 'en',
+      dir: 'ltr',
+      title: 'Rideway: payment',
+      brand: 'Rideway',
+      heading: 'Pay for your booking',
+      summary: [['Booking', reference], ['Amount', pageAmount(b.paidMinor, '$', 'PEN')]],
+      button: `Pay ${pageAmount(b.paidMinor, '$', 'PEN')}`,
+      back: { href: `/bookings/${b.id}`, text: 'Cancel and go back' },
+      alert: { scriptFailed: expect.stringContaining('could not be loaded'), cardFailed: expect.stringContaining('Your card could not be used') },
+    });
+    await expectStylesheetServed(t, english.stylesheet);
+
+    // A rider who reads Spanish, and an app name with markup in it (an admin's typing): escaped, never markup.
+    await t.db.update(users).set({ language: 'es' }).where(eq(users.id, rider.id));
+    await t.setSettings({ appcat: 'delivery', code: 'PEN', appName: MARKUP_APP_NAME });
+    const { page } = await started(rider, (await cardDelivery(rider)).id);
+    expectNothingReflected(page);
+    // Nothing the browser posted (its amount 0.01 EUR) is on the page: only the server's amount.
+    expect(page).not.toContain('EUR');
+    const spanish = checkoutPageFacts(page);
+    expect(spanish).toMatchObject({ lang: 'es', dir: 'ltr', brand: MARKUP_APP_NAME, heading: 'Paga tu reserva', back: { text: 'Cancelar y volver' } });
+    expect(spanish.summary.map(([label]) => label)).toEqual(['Reserva', 'Importe']);
+    expect(spanish.summary[1]?.[1]).toMatch(/^\$\d+,\d\d PEN$/);
+    expect(spanish.button).toBe(`Pagar ${spanish.summary[1]?.[1] ?? ''}`);
+    expect(spanish.alert?.cardFailed).toContain('No se pudo usar tu tarjeta');
   });
 
   it("the rider's token is charged for the server's amount, whatever the browser posts; the booking is paid once", async () => {

@@ -5,6 +5,7 @@ import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntr
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
 import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM } from '../card-trips';
+import { checkoutPageFacts, expectNothingReflected, expectStylesheetServed, MARKUP_APP_NAME, pageAmount } from '../checkout-pages';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startPayfast, type PayfastStandIn } from '../stand-ins/payfast';
 
@@ -113,6 +114,35 @@ describe.each(ENGINES)('PayFast through the API on %s (issue 22)', (engine) => {
     const rows = await rowsOf(b.id);
     expect(fields).toMatchObject({ amount: (b.paidMinor / 100).toFixed(2), custom_str1: b.id, m_payment_id: rows.attempts[0]?.id, notify_url: `${PUBLIC_URL}${WEBHOOK}`, return_url: `${PUBLIC_URL}/api/payments/payfast/return?attempt=${rows.attempts[0]?.id ?? ''}` });
     expect(rows).toMatchObject({ status: 'PAYMENT_PENDING', payments: [], ledger: [], attempts: [{ status: 'open', checkoutId: rows.attempts[0]?.id }] });
+  });
+
+  it("the page posting on to PayFast says who charges, for which booking or top-up and how much, with a way back to the booking or the wallet", async () => {
+    const rider = await t.makeUser('rider');
+    await t.setSettings({ appcat: 'delivery', code: 'ZAR', symbol: 'R', appName: MARKUP_APP_NAME });
+    const b = await cardDelivery(rider);
+    const reference = (await t.db.select({ reference: bookings.reference }).from(bookings).where(eq(bookings.id, b.id)))[0]?.reference ?? '';
+    const page = await checkout(rider, b.id);
+    expect(page.statusCode, page.body).toBe(200);
+    expectNothingReflected(page.body);
+    const facts = checkoutPageFacts(page.body);
+    expect(facts).toMatchObject({
+      lang: 'en',
+      brand: MARKUP_APP_NAME,
+      heading: 'Pay for your booking',
+      summary: [['Booking', reference], ['Amount', pageAmount(b.paidMinor, 'R', 'ZAR')]],
+      button: 'Continue to PayFast',
+      back: { href: `/bookings/${b.id}`, text: 'Cancel and go back' },
+      alert: null,
+    });
+    await expectStylesheetServed(t, facts.stylesheet);
+
+    // A wallet top-up: what is paid is the top-up, and the way back is the wallet (the profile page).
+    const topup = await t.request({ method: 'POST', url: '/api/wallet/topup', as: rider, payload: { amount: 20, provider: 'payfast' } });
+    expect(topup.statusCode, topup.body).toBe(200);
+    const { topup_id } = topup.json<{ topup_id: string }>();
+    const topupPage = await t.request({ method: 'POST', url: CHECKOUT, as: rider, payload: new URLSearchParams({ topup_id }).toString(), headers: FORM });
+    expect(topupPage.statusCode, topupPage.body).toBe(200);
+    expect(checkoutPageFacts(topupPage.body)).toMatchObject({ heading: 'Top up your wallet', summary: [['Wallet top-up', 'R20.00 ZAR']], back: { href: '/profile' } });
   });
 
   it('the ITN pays the booking once (NEW); 10 replays at once and the return change nothing', async () => {

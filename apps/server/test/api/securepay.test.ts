@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
+import { formatMoney } from '@rideway/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { bookings, paymentAttempts, paymentEvents, payments, refunds, walletEntries } from '../../src/db/schema';
+import { bookings, paymentAttempts, paymentEvents, payments, refunds, users, walletEntries } from '../../src/db/schema';
 import type { UserRow } from '../../src/modules/users/accounts';
 import { sedan } from '../fixtures';
 import { cardDelivery as cardDeliveryOf, reachedCardTrip, FORM, unescapeHtml } from '../card-trips';
+import { checkoutPageFacts, expectNothingReflected, expectStylesheetServed, MARKUP_APP_NAME } from '../checkout-pages';
 import { codeOf, createTestApp, ENGINES, type TestApp } from '../harness';
 import { startSecurePay, type SecurePayStandIn } from '../stand-ins/securepay';
 
@@ -107,6 +109,31 @@ describe.each(ENGINES)('SecurePay through the API on %s', (engine) => {
     expect(await rowsOf(b.id)).toMatchObject({ status: 'PAYMENT_PENDING', payments: [], attempts: [{ status: 'open' }] });
     // Nothing is asked of SecurePay before the rider gives a card.
     expect(standIn.requests.length).toBe(before);
+  });
+
+  it("the page is in the rider's language and its direction (Arabic: right to left), with the amount written for Arabic, Pay and a way back; the app's name is text", async () => {
+    const rider = await t.makeUser('rider');
+    await t.db.update(users).set({ language: 'ar' }).where(eq(users.id, rider.id));
+    await t.setSettings({ appcat: 'delivery', code: 'AUD', appName: MARKUP_APP_NAME });
+    const b = await cardDelivery(rider);
+    const reference = (await t.db.select({ reference: bookings.reference }).from(bookings).where(eq(bookings.id, b.id)))[0]?.reference ?? '';
+    const { page } = await started(rider, b.id);
+    expectNothingReflected(page);
+    expect(page).not.toContain('EUR');
+    // Grouped and marked as Arabic writes numbers (CLDR's Arabic keeps Latin digits).
+    const amount = formatMoney(b.paidMinor, { symbol: '$', code: 'AUD' }, { withCode: true, locale: 'ar' });
+    const facts = checkoutPageFacts(page);
+    expect(facts).toMatchObject({
+      lang: 'ar',
+      dir: 'rtl',
+      brand: MARKUP_APP_NAME,
+      heading: 'ادفع ثمن حجزك',
+      summary: [['الحجز', reference], ['المبلغ', amount]],
+      button: `ادفع ${amount}`,
+      back: { href: `/bookings/${b.id}`, text: 'إلغاء والعودة' },
+      alert: { scriptFailed: expect.stringContaining('تعذّر تحميل'), cardFailed: expect.stringContaining('تعذّر استخدام بطاقتك') },
+    });
+    await expectStylesheetServed(t, facts.stylesheet);
   });
 
   it("the rider's token is paid for the server's amount, whatever the browser posts; the booking is paid once", async () => {

@@ -1,4 +1,4 @@
-import type { PaymentProvider } from '@rideway/contract';
+import { providerLabel, type PaymentProvider } from '@rideway/contract';
 import { Alert, Button, Checkbox, CircularProgress, Dialog, DialogActions, DialogContent, DialogTitle, FormControlLabel, List, ListItemButton, ListItemText } from '@mui/material';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -6,7 +6,6 @@ import { errorKey } from '../api/client';
 import { usePaymentProviders } from '../api/catalogue';
 import { requestPaymentForm } from '../api/bookings';
 import { postForm, SAVES_CARDS } from '../api/payments';
-import { providerLabel } from '../utils/payment-providers';
 
 /** Section 4's payment-provider chooser, for a PAYMENT_PENDING booking or a PENDING trip's pay now. */
 export function PaymentDialog({ bookingId, onClose }: { bookingId: string; onClose: () => void }) {

@@ -1,11 +1,30 @@
+import { providerLabel } from '@rideway/contract';
 import type { Checkout } from '../../providers/payments/port';
+import type { Render } from '../messages/render';
+import { CHECKOUT_SCRIPT_PATH } from './checkout-script';
+import { CHECKOUT_STYLE_PATH } from './checkout-style';
 
-/** The small pages of a provider's checkout that is not a plain redirect: a form posted on, or a provider's browser script. */
+/**
+ * The small pages of a provider's checkout that is not a plain redirect: a form posted on, or a
+ * provider's browser script. Each says who is charging (the app's name), for what and how much, in
+ * the rider's language, with a way back to the booking or the wallet. Everything from the
+ * database or the provider is escaped: a booking's reference or a provider's field is never markup.
+ */
 
 const escape = (text: string): string => text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The script every such page loads from this origin (the security policy allows no inline script). */
-export const CHECKOUT_SCRIPT_PATH = '/api/payments/checkout.js';
+/** What the page tells the rider about the payment (checkout-summary.ts builds it from the attempt). */
+export type CheckoutSummary = {
+  /** The rider's language, and its writing direction for `<html dir>`. */
+  render: Render;
+  appName: string;
+  /** The booking's reference as the rider knows it, or a wallet top-up. */
+  paying: { kind: 'booking'; reference: string } | { kind: 'topup' };
+  /** The amount with its currency, formatted for the rider's language. */
+  amount: string;
+  /** The web app's page "Cancel and go back" leads to: the booking, or the wallet. */
+  backPath: string;
+};
 
 /**
  * Braintree's Drop-in comes from Braintree's own domain (its browser script accepts only
@@ -13,30 +32,57 @@ export const CHECKOUT_SCRIPT_PATH = '/api/payments/checkout.js';
  */
 const CLIENT_SCRIPTS: Record<string, string> = { braintree: 'https://js.braintreegateway.com/web/dropin/1.43.0/js/dropin.min.js' };
 
-const layout = (title: string, body: string, scripts: string[]): string =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title>${scripts.map((src) => `<script src="${escape(src)}" defer></script>`).join('')}</head><body><main>${body}</main></body></html>`;
 
-/** A `form` checkout: posted on to the provider at once by the script, or by the button without it. */
-export function autoPostPage(checkout: Extract<Checkout, { kind: 'form' }>): string {
-  const inputs = Object.entries(checkout.fields).map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('');
-  return layout('Payment', `<form id="checkout" data-autopost="1" method="post" action="${escape(checkout.action)}">${inputs}<button type="submit">Continue to payment</button></form>`, [CHECKOUT_SCRIPT_PATH]);
+/**
+ * An amount kept left to right inside any text: in an Arabic sentence "$14.19 AUD" would otherwise
+ * be laid out as "AUD 14.19$".
+ */
+const amountHtml = (amount: string): string => `<bdi dir="ltr">${escape(amount)}</bdi>`;
+
+/** A text with the amount in it, escaped, the amount isolated (the placeholder cannot be in a translation). */
+const textWithAmount = (text: (amount: string) => string, amount: string): string => escape(text('\u0000')).replace('\u0000', amountHtml(amount));
+
+/** The page around `body`: the app's name, what is paid and how much, then `body`, the way back and a `note` under it. */
+function layout(summary: CheckoutSummary, body: string, scripts: string[], note = ''): string {
+  const { render, appName, paying, amount } = summary;
+  const heading = render(paying.kind === 'booking' ? 'checkout_heading_booking' : 'checkout_heading_topup');
+  const amountRow = `<div><dt>${escape(render(paying.kind === 'booking' ? 'checkout_amount' : 'checkout_topup'))}</dt><dd class="amount">${amountHtml(amount)}</dd></div>`;
+  const summaryList = `${paying.kind === 'booking' ? `<div><dt>${escape(render('checkout_booking'))}</dt><dd>${escape(paying.reference)}</dd></div>` : ''}${amountRow}`;
+  return (
+    `<!doctype html><html lang="${escape(render.language)}" dir="${render.dir}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+    `<title>${escape(render('checkout_title', { app: appName }))}</title><link rel="stylesheet" href="${CHECKOUT_STYLE_PATH}">` +
+    `${scripts.map((src) => `<script src="${escape(src)}" defer></script>`).join('')}</head>` +
+    `<body><header class="brand"><span>${escape(appName)}</span></header><main class="checkout"><h1>${escape(heading)}</h1><dl class="summary">${summaryList}</dl>${body}` +
+    `<a class="back" href="${escape(summary.backPath)}">${escape(render('checkout_cancel'))}</a>${note ? `<p class="note">${escape(note)}</p>` : ''}</main></body></html>`
+  );
 }
 
-/** A `client` checkout: the provider's browser script takes the card with the client token and gives a nonce, posted to our `complete`. */
-export function clientPage(provider: string, checkout: Extract<Checkout, { kind: 'client' }>, attemptId: string): string {
-  const script = checkout.script ?? CLIENT_SCRIPTS[provider];
+/** A `form` checkout: posted on to the provider at once by the script, or by the button without it. */
+export function autoPostPage(provider: string, checkout: Extract<Checkout, { kind: 'form' }>, summary: CheckoutSummary): string {
+  const { render } = summary;
+  const inputs = Object.entries(checkout.fields).map(([name, value]) => `<input type="hidden" name="${escape(name)}" value="${escape(value)}">`).join('');
+  const label = providerLabel(provider);
   return layout(
-    'Payment',
-    `<div id="payment-container" data-provider="${escape(provider)}" data-client-token="${escape(checkout.clientToken)}"></div><form id="checkout" method="post" action="/api/payments/${escape(provider)}/complete"><input type="hidden" name="attempt" value="${escape(attemptId)}"><input type="hidden" name="payment_method_nonce" value=""><button type="submit">Pay</button></form>`,
-    [...(script ? [script] : []), CHECKOUT_SCRIPT_PATH],
+    summary,
+    `<p class="lead">${escape(render('checkout_redirecting', { provider: label }))}</p><form id="checkout" data-autopost="1" method="post" action="${escape(checkout.action)}">${inputs}<button type="submit" class="pay">${escape(render('checkout_continue', { provider: label }))}</button></form>`,
+    [CHECKOUT_SCRIPT_PATH],
   );
 }
 
 /**
- * Posts a `form` checkout on; hands a client token to Braintree's Drop-in and posts its nonce; hands
- * Culqi Checkout its settings (public key, amount in céntimos, currency) and posts the token its
- * `culqi()` callback gives (https://docs.culqi.com/es/documentacion/checkout/v4/culqi-checkout/);
- * starts SecurePay's card component (`securePayUI.init`, which finds its own script by `scriptId`)
- * and posts the card token its `onTokeniseSuccess` gives (https://auspost.com.au/payments/docs/securepay/?javascript).
+ * A `client` checkout: the provider's browser script takes the card with the client token and gives
+ * a nonce, posted to our `complete`. The alert carries the failure texts in the rider's language for
+ * the script (which is the same file for every language) to show.
  */
-export const CHECKOUT_SCRIPT = `(function(){var form=document.getElementById('checkout');if(!form)return;if(form.dataset.autopost){form.submit();return;}var box=document.getElementById('payment-container');if(box&&box.dataset.provider==='culqi'){var C=window.Culqi;if(!C)return;var s=JSON.parse(box.dataset.clientToken);C.publicKey=s.publicKey;C.settings({title:s.title,currency:s.currency,description:s.description,amount:s.amount});if(C.options)C.options({lang:'auto',installments:false,paymentMethods:{tarjeta:true,yape:false,bancaMovil:false,agente:false,billetera:false,cuotealo:false}});window.culqi=function(){if(C.token&&C.token.id){form.elements.payment_method_nonce.value=C.token.id;if(C.close)C.close();form.submit();}};form.addEventListener('submit',function(event){if(form.elements.payment_method_nonce.value)return;event.preventDefault();C.open();});return;}if(box&&box.dataset.provider==='securepay'){var U=window.securePayUI;if(!U)return;var p=JSON.parse(box.dataset.clientToken);var tag=document.querySelector('script[src*="/securepay-ui"]');if(tag&&!tag.id)tag.id='securepay-ui-js';var ui=new U.init({containerId:'payment-container',scriptId:'securepay-ui-js',clientId:p.clientId,merchantCode:p.merchantCode,card:{onTokeniseSuccess:function(card){if(card&&card.token){form.elements.payment_method_nonce.value=card.token;form.submit();}},onTokeniseError:function(){}}});form.addEventListener('submit',function(event){if(form.elements.payment_method_nonce.value)return;event.preventDefault();ui.tokenise();});return;}if(!box||!window.braintree||!window.braintree.dropin)return;window.braintree.dropin.create({authorization:box.dataset.clientToken,container:box},function(error,instance){if(error)return;form.addEventListener('submit',function(event){if(form.elements.payment_method_nonce.value)return;event.preventDefault();instance.requestPaymentMethod(function(failed,payload){if(failed)return;form.elements.payment_method_nonce.value=payload.nonce;form.submit();});});});})();`;
+export function clientPage(provider: string, checkout: Extract<Checkout, { kind: 'client' }>, attemptId: string, summary: CheckoutSummary): string {
+  const { render, appName } = summary;
+  const script = checkout.script ?? CLIENT_SCRIPTS[provider];
+  const alert = `<p id="checkout-error" class="error" role="alert" data-script-failed="${escape(render('checkout_script_failed'))}" data-card-failed="${escape(render('checkout_card_failed'))}"></p>`;
+  return layout(
+    summary,
+    `<div id="payment-container" data-provider="${escape(provider)}" data-client-token="${escape(checkout.clientToken)}"></div>${alert}` +
+      `<form id="checkout" method="post" action="/api/payments/${escape(provider)}/complete"><input type="hidden" name="attempt" value="${escape(attemptId)}"><input type="hidden" name="payment_method_nonce" value=""><button type="submit" class="pay">${textWithAmount((amount) => render('checkout_pay', { amount }), summary.amount)}</button></form>`,
+    [...(script ? [script] : []), CHECKOUT_SCRIPT_PATH],
+    render('checkout_card_safe', { provider: providerLabel(provider), app: appName }),
+  );
+}

@@ -6,8 +6,9 @@ import { AppError } from '../../http/app-error';
 import type { RouteApp } from '../../http/routing';
 import { configuredProviders, providerInForce } from '../../providers/payments/in-force';
 import type { PaymentProviderPort } from '../../providers/payments/port';
-import { autoPostPage, CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_PATH, clientPage } from './checkout-page';
-import { startCheckout } from './checkout';
+import { CHECKOUT_SCRIPT, CHECKOUT_SCRIPT_PATH } from './checkout-script';
+import { CHECKOUT_STYLE, CHECKOUT_STYLE_PATH } from './checkout-style';
+import { openCheckout } from './checkout-summary';
 import { completeClientCheckout, returnFromProvider } from './return';
 import { receiveNotification } from './webhook';
 
@@ -23,6 +24,10 @@ export function providerRoutes(app: RouteApp, ctx: AppContext): void {
     config: { access: 'public' },
     schema: { summary: "The checkout pages' script: posts a form checkout on, or hands a client token to the provider's browser script", response: { 200: { description: 'JavaScript', content: { 'text/javascript': { schema: z.string() } } } } },
   }, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CHECKOUT_SCRIPT));
+  app.get(CHECKOUT_STYLE_PATH, {
+    config: { access: 'public' },
+    schema: { summary: "The checkout pages' stylesheet (served from this origin: the pages carry no inline style)", response: { 200: { description: 'CSS', content: { 'text/css': { schema: z.string() } } } } },
+  }, async (_request, reply) => reply.type('text/css; charset=utf-8').header('cache-control', 'public, max-age=3600').send(CHECKOUT_STYLE));
 
   for (const provider of configuredProviders(ctx.config)) registerProvider(app, ctx, provider);
 }
@@ -42,9 +47,8 @@ function registerProvider(app: RouteApp, ctx: AppContext, provider: PaymentProvi
       config: { access: ['rider'] },
       schema: { summary: `Start ${provider.name}'s checkout of the rider's booking or top-up (the section 4 form's target)`, body: providerCheckoutSchema, response: { 200: htmlPage, ...redirectAnswer } },
     }, async (request, reply) => {
-      const { checkout, attemptId } = await startCheckout(ctx, actorOf(request), await taking(), request.body);
-      if (checkout.kind === 'redirect') return reply.redirect(checkout.url, 303);
-      return reply.type(html).send(checkout.kind === 'form' ? autoPostPage(checkout) : clientPage(provider.name, checkout, attemptId));
+      const answer = await openCheckout(ctx, actorOf(request), await taking(), request.body);
+      return 'redirect' in answer ? reply.redirect(answer.redirect, 303) : reply.type(html).send(answer.html);
     });
 
     app.get(`${base}/return`, {

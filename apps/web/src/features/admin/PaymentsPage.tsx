@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { usePaymentEvents, usePaymentProvidersForAdmin, type PaymentEventRow, type ProviderForAdmin } from '../../api/payments';
 import { useMoney } from '../../hooks/use-money';
 import { useDates } from '../../hooks/use-dates';
-import { providerLabel } from '../../utils/payment-providers';
+import { providerLabel } from '@rideway/contract';
 import { CrudTable } from './CrudTable';
 
 type ProviderRow = ProviderForAdmin & { id: string };
