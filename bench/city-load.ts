@@ -2,7 +2,12 @@
 // WebSockets (offers arrive on `user:me`, positions go out as `location` messages every 4 s, over
 // several 127.0.0.x source addresses), and riders whose trips go booking → accept → arrive →
 // start → reach → pay (cash) → complete over kept-alive HTTP. It answers its tallies to the parent.
+// Like real apps behind a load balancer (the scale-out test of issue 23 kills a server under it),
+// a request whose connection broke is sent again, and a driver's socket that closed reconnects
+// and resumes from its cursor.
+import { randomUUID } from 'node:crypto';
 import { Agent, request } from 'node:http';
+import { BOOKING_STATUSES } from '@rideway/domain';
 import WebSocket from 'ws';
 import { cityDriverToken, cityHome, cityRiderToken, CITY_STEPS, type CityCommand, type CityReport, type CityStep } from './city-shared';
 
@@ -12,8 +17,11 @@ const REQUEST_TIMEOUT_MS = 30_000;
 const OFFER_TIMEOUT_MS = 60_000;
 /** One source address carries at most this many drivers: one address runs out of ports near 28,000. */
 const PER_ADDRESS = 14_000;
+/** Waits before sending a request again, or reconnecting a socket, after its connection broke (as the web app's live client). */
+const RETRY_MS = [250, 500, 1000, 2000, 4000, 8000];
 
-type Driver = { index: number; token: string; ws: WebSocket | null; busy: boolean; address: string };
+/** `cursor`: the newest event seen on `user:me`, where a reconnected socket resumes. */
+type Driver = { index: number; token: string; ws: WebSocket | null; busy: boolean; address: string; cursor?: number };
 type Claim = { driver?: Driver; resolve?: (driver: Driver) => void };
 
 const send = (message: CityReport) => process.send?.(message);
@@ -43,16 +51,20 @@ const latencies: Record<CityStep, number[]> = Object.fromEntries(CITY_STEPS.map(
 let errors = 0;
 const firstErrors: string[] = [];
 let positionsSent = 0;
+let reconnects = 0;
+const interruptions: { at: number; step: string; status: number }[] = [];
+const completions: number[] = [];
 const fail = (what: string) => {
   errors += 1;
   if (firstErrors.length < 5) firstErrors.push(what);
 };
 
-/** One API call over the kept-alive agent: its status and JSON body. */
-function call(method: string, path: string, token: string, body?: unknown): Promise<{ status: number; json: unknown }> {
+/** One API call over the kept-alive agent: its status (0: the connection broke) and JSON body. */
+function call(method: string, path: string, token: string, body?: unknown, idempotencyKey?: string): Promise<{ status: number; json: unknown }> {
   return new Promise((resolve) => {
     const payload = body === undefined ? '' : JSON.stringify(body);
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}` };
+    if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
     if (body !== undefined) {
       headers['content-type'] = 'application/json';
       headers['content-length'] = Buffer.byteLength(payload);
@@ -77,14 +89,52 @@ function call(method: string, path: string, token: string, body?: unknown): Prom
   });
 }
 
-/** A step of a trip, timed; false when it failed (counted as an error). */
-async function step(name: CityStep, method: string, path: string, token: string, body?: unknown): Promise<{ ok: boolean; json: unknown }> {
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** No answer from a server: the connection broke (a server killed under the balancer), or the balancer found none. */
+const isBroken = (status: number) => status === 0 || status === 502 || status === 503;
+
+/** Where each step leaves a booking: a step whose answer was lost is done when the booking got there. */
+const LEAVES_AT: Partial<Record<CityStep, (typeof BOOKING_STATUSES)[number]>> = { accept: 'ACCEPTED', arrive: 'ARRIVED', start: 'STARTED', reach: 'REACHED', pay: 'PAID', complete: 'COMPLETE' };
+async function hasReached(bookingId: string, name: CityStep, token: string): Promise<boolean> {
+  const target = LEAVES_AT[name];
+  const answer = await call('GET', `/api/bookings/${bookingId}`, token);
+  const status = (answer.json as { status?: string } | null)?.status ?? '';
+  return target !== undefined && status !== 'CANCELLED' && BOOKING_STATUSES.indexOf(status as typeof target) >= BOOKING_STATUSES.indexOf(target);
+}
+
+const isKeyInUse = (json: unknown) => (json as { error?: { code?: string } } | null)?.error?.code === 'idempotency_key_in_use';
+
+/**
+ * A step of a trip, timed; false when it failed (counted as an error). A step whose connection
+ * broke is sent again, booking and paying with the same Idempotency-Key; when the retry is
+ * refused, the booking tells whether the first attempt went through. A key whose request died
+ * with its server before it wrote anything stays claimed for a while: the booking not there yet,
+ * the step is sent again under a new key (the booking's state guards it).
+ */
+async function step(name: CityStep, method: string, path: string, token: string, body?: unknown, bookingId?: string): Promise<{ ok: boolean; json: unknown }> {
   const started = performance.now();
-  const answer = await call(method, path, token, body);
-  const ok = answer.status >= 200 && answer.status < 300;
-  if (ok) latencies[name].push(performance.now() - started);
-  else fail(`${name} ${String(answer.status)} ${JSON.stringify(answer.json).slice(0, 160)}`);
-  return { ok, json: answer.json };
+  const newKey = () => (name === 'book' || name === 'pay' ? randomUUID() : undefined);
+  let key = newKey();
+  for (let attempt = 0; ; attempt += 1) {
+    const answer = await call(method, path, token, body, key);
+    if (answer.status >= 200 && answer.status < 300) {
+      latencies[name].push(performance.now() - started);
+      return { ok: true, json: answer.json };
+    }
+    if (answer.status === 0 || answer.status >= 500) interruptions.push({ at: Date.now(), step: name, status: answer.status });
+    const delay = RETRY_MS[attempt];
+    if (isBroken(answer.status) && delay !== undefined) {
+      await pause(delay);
+      continue;
+    }
+    if (attempt > 0 && bookingId && (await hasReached(bookingId, name, token))) return { ok: true, json: answer.json };
+    if (attempt > 0 && answer.status === 409 && isKeyInUse(answer.json) && delay !== undefined) {
+      key = newKey();
+      continue;
+    }
+    fail(`${name} ${String(answer.status)} ${JSON.stringify(answer.json).slice(0, 160)}`);
+    return { ok: false, json: answer.json };
+  }
 }
 
 // Offers: the first idle driver that hears of a booking takes it; the others let it go, also
@@ -126,26 +176,59 @@ function reportPosition(driver: Driver): void {
   positionsSent += 1;
 }
 
-/** Opens the driver's socket, follows `user:me`, goes online and reports its first position. */
-async function connect(driver: Driver): Promise<void> {
+/**
+ * Opens the driver's socket and follows `user:me`, from its cursor when it had one (the server
+ * replays the offers it missed). A socket that closes opens again, as the web app's does.
+ */
+async function openSocket(driver: Driver): Promise<void> {
   const ws = new WebSocket(`${base.replace('http', 'ws')}/api/ws`, { headers: { authorization: `Bearer ${driver.token}` }, localAddress: driver.address, perMessageDeflate: false });
   await new Promise<void>((resolve, reject) => {
     ws.once('open', () => { resolve(); });
     ws.once('error', reject);
   });
+  // A broken connection says so here, then closes.
+  ws.on('error', () => undefined);
   ws.on('message', (data: Buffer) => {
     const text = data.toString('utf8');
     if (text.includes('"error"')) fail(`driver ${String(driver.index)} socket: ${text.slice(0, 160)}`);
-    if (!text.includes('"offer"')) return;
-    const message = JSON.parse(text) as { event?: string; data?: { id?: string } };
+    const message = JSON.parse(text) as { type?: string; event?: string; seq?: number; data?: { id?: string } };
+    if (message.type === 'subscribed') driver.cursor ??= message.seq;
+    if (message.seq !== undefined) driver.cursor = Math.max(message.seq, driver.cursor ?? 0);
     if (message.event === 'offer' && message.data?.id) heardOffer(driver, message.data.id);
   });
-  ws.on('close', (code) => { if (!stopping) fail(`driver ${String(driver.index)} socket closed ${String(code)}`); });
-  ws.send(JSON.stringify({ type: 'subscribe', topic: 'user:me' }));
+  ws.on('close', () => { if (!stopping && driver.ws === ws) void reconnect(driver); });
+  ws.send(JSON.stringify(driver.cursor === undefined ? { type: 'subscribe', topic: 'user:me' } : { type: 'subscribe', topic: 'user:me', since: driver.cursor }));
   driver.ws = ws;
+}
+
+async function reconnect(driver: Driver): Promise<void> {
+  driver.ws = null;
+  reconnects += 1;
+  for (const delay of RETRY_MS) {
+    await pause(delay);
+    if (stopping) return;
+    try {
+      await openSocket(driver);
+      reportPosition(driver);
+      return;
+    } catch {
+      // Not yet: the next wait is longer.
+    }
+  }
+  fail(`driver ${String(driver.index)} could not reconnect its socket`);
+}
+
+/**
+ * Opens the driver's socket, goes online and reports its first position, over HTTP: its answer
+ * says the position was taken (a socket's is not answered, and may be handled by one server
+ * process after a booking on another looked for drivers).
+ */
+async function connect(driver: Driver): Promise<void> {
+  await openSocket(driver);
   const online = await call('PATCH', '/api/driver/status', driver.token, { driverActiveStatus: true });
   if (online.status !== 200) throw new Error(`driver ${String(driver.index)} could not go online: ${String(online.status)} ${JSON.stringify(online.json)}`);
-  reportPosition(driver);
+  const located = await call('POST', '/api/driver/location', driver.token, cityHome(driver.index));
+  if (located.status !== 200) throw new Error(`driver ${String(driver.index)} could not report its position: ${String(located.status)} ${JSON.stringify(located.json)}`);
 }
 
 /** A point of the city around a home, for pickups and drops. */
@@ -172,21 +255,22 @@ async function trip(riderToken: string, n: number, pickupOf?: number): Promise<b
   latencies.offer.push(performance.now() - waited);
   let freed = false;
   try {
-    const pause = () => (stepPauseMs > 0 ? new Promise((resolve) => setTimeout(resolve, stepPauseMs)) : Promise.resolve());
     for (const [name, body] of [['accept', {}], ['arrive', {}], ['start', {}], ['reach', {}]] as const) {
-      if (!(await step(name, 'POST', `/api/bookings/${id}/${name}`, driver.token, body)).ok) return false;
-      await pause();
+      if (!(await step(name, 'POST', `/api/bookings/${id}/${name}`, driver.token, body, id)).ok) return false;
+      if (stepPauseMs > 0) await pause(stepPauseMs);
     }
     // The pay step frees the driver: an offer it hears from now on comes after that commit.
     freed = true;
     driver.busy = false;
-    if (!(await step('pay', 'POST', `/api/bookings/${id}/pay`, driver.token, { payment_mode: 'cash' })).ok) return false;
+    if (!(await step('pay', 'POST', `/api/bookings/${id}/pay`, driver.token, { payment_mode: 'cash' }, id)).ok) return false;
   } finally {
     if (!freed) driver.busy = false;
     claims.delete(id);
     ended.add(id);
   }
-  return (await step('complete', 'POST', `/api/bookings/${id}/complete`, riderToken, { rating: 5 })).ok;
+  const completed = (await step('complete', 'POST', `/api/bookings/${id}/complete`, riderToken, { rating: 5 }, id)).ok;
+  if (completed) completions.push(Date.now());
+  return completed;
 }
 
 let stopping = false;
@@ -264,5 +348,5 @@ stopping = true;
 clearInterval(ticker);
 for (const driver of drivers) driver.ws?.terminate();
 agent.destroy();
-send({ type: 'done', latencies, errors, firstErrors, completed, booked, measuredMs, positionsPerSecond, connectMs, addresses, cpuSeconds: (cpu.user + cpu.system) / 1e6 });
+send({ type: 'done', latencies, errors, firstErrors, completed, booked, measuredMs, positionsPerSecond, connectMs, addresses, cpuSeconds: (cpu.user + cpu.system) / 1e6, reconnects, interruptions, completions });
 process.disconnect();

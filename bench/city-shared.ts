@@ -35,4 +35,10 @@ export type CityReport =
       addresses: number;
       /** CPU seconds the load generator used in the measured window. */
       cpuSeconds: number;
+      /** Driver sockets opened again after they closed. */
+      reconnects: number;
+      /** Requests answered by no server (status 0: the connection broke) or with a 5xx, when (epoch ms). */
+      interruptions: { at: number; step: string; status: number }[];
+      /** When each trip completed (epoch ms). */
+      completions: number[];
     };

@@ -23,9 +23,10 @@ import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openDatabase, rowsOf } from '@rideway/server/db/client';
+import { openDatabase } from '@rideway/server/db/client';
 import pg from 'pg';
 import { cityDriverToken, cityRiderToken, CITY_STEPS, type CityCommand, type CityReport, type CityStep } from './city-shared';
+import { seedCity } from './city-seed';
 import { pgConnection, queryLogModule, replayBare, type Connection, type Statement } from './city-replay';
 import { profileSummary } from './city-profile';
 import { startProcess, type ServerProcess } from './server-process';
@@ -37,7 +38,6 @@ const POOL_SIZE = 10;
 const REPLAY_MS = 10_000;
 /** Sockets: one per driver in the server and in the load generator, past the default 20,000. */
 const OPEN_FILES = 200_000;
-const DAY_MS = 86_400_000;
 
 const sizes = (process.env.CITY_DRIVERS ?? '1000,10000').split(',').map(Number);
 const engines = (process.env.CITY_ENGINES ?? 'postgres,pglite').split(',');
@@ -95,63 +95,6 @@ function cityId(who: 'd' | 'r', stamp: string, n: number): string {
 
 /** `node args` with the open-files limit raised (the bench runs as root; else the default stays). */
 const withOpenFiles = (args: string[]): [string, string[]] => ['sh', ['-c', `ulimit -n ${String(OPEN_FILES)} 2>/dev/null; exec "$0" "$@"`, process.execPath, ...args]];
-
-/** The city's drivers and riders, cloned from the demo's driver3 and rider1 with their documents, vehicle and sessions. */
-async function seedCity(databaseUrl: string | undefined, dataDir: string, stamp: string, drivers: number): Promise<void> {
-  const database = await openDatabase({ databaseUrl, dataDir });
-  try {
-    const run = (statement: string) => database.db.execute(statement);
-    const columns = async (table: string) => rowsOf<{ column_name: string }>(await run(`select column_name from information_schema.columns where table_schema = 'public' and table_name = '${table}' order by ordinal_position`)).map((row) => row.column_name);
-    const clone = async (table: string, from: string, overrides: Record<string, string>) => {
-      const names = await columns(table);
-      await run(`insert into ${table} (${names.map((name) => `"${name}"`).join(', ')}) select ${names.map((name) => overrides[name] ?? `src."${name}"`).join(', ')} ${from}`);
-    };
-    const driverId = (g: string) => `md5('d${stamp}' || ${g})::uuid::text`;
-    const riderId = (g: string) => `md5('r${stamp}' || ${g})::uuid::text`;
-    const vehicleId = (g: string) => `md5('v${stamp}' || ${g})::uuid::text`;
-    const template = (email: string) => `(select id from users where email = '${email}')`;
-    const now = Date.now();
-    const people = (who: 'd' | 'r', id: (g: string) => string) => ({
-      id: id('g'),
-      first_name: "'City'",
-      last_name: `'${who === 'd' ? 'Driver' : 'Rider'} ' || g`,
-      email: `'city-${who}' || g || '-${stamp}@bench.local'`,
-      mobile: `'${who === 'd' ? '71' : '72'}' || lpad(g::text, 8, '0')`,
-      referral_id: `'C${who.toUpperCase()}${stamp}' || g`,
-      push_token: 'null',
-    });
-    await clone('users', `from users src cross join generate_series(1, ${String(drivers)}) g where src.email = 'driver3@rideway.demo'`, {
-      ...people('d', driverId),
-      driver_active_status: 'false',
-      queue: 'false',
-      location_lat: 'null',
-      location_lng: 'null',
-      location_at: 'null',
-      vehicle_number: `'CITY ' || g`,
-    });
-    await clone('vehicles', `from vehicles src cross join generate_series(1, ${String(drivers)}) g where src.uid = ${template('driver3@rideway.demo')} and src.active`, {
-      id: vehicleId('g'),
-      uid: driverId('g'),
-      vehicle_number: `'CITY ' || g`,
-      image: `case when src.image is null then null else src.image || '#' || g end`,
-    });
-    await clone('driver_documents', `from driver_documents src cross join generate_series(1, ${String(drivers)}) g where src.uid = ${template('driver3@rideway.demo')}`, {
-      id: `md5('doc${stamp}' || g || src.kind)::uuid::text`,
-      uid: driverId('g'),
-      vehicle_id: `case when src.vehicle_id is null then null else ${vehicleId('g')} end`,
-      image: `src.image || '#' || g`,
-    });
-    await clone('users', `from users src cross join generate_series(0, ${String(riderRows)}) g where src.email = 'rider1@rideway.demo'`, people('r', riderId));
-    const sessions = (who: 'd' | 'r', id: (g: string) => string, first: number, last: number) =>
-      run(`insert into sessions (token_hash, uid, created_at, expires_at) select encode(sha256(convert_to('city${stamp}${who}' || g, 'UTF8')), 'hex'), ${id('g')}, ${String(now)}, ${String(now + 30 * DAY_MS)} from generate_series(${String(first)}, ${String(last)}) g`);
-    await sessions('d', driverId, 1, drivers);
-    await sessions('r', riderId, 0, riderRows);
-    // The demo's own drivers never accept: out of dispatch, they cannot hold an offer for its timeout.
-    await run(`update users set approved = false where usertype = 'driver' and email like '%@rideway.demo'`);
-  } finally {
-    await database.close();
-  }
-}
 
 /** The load generator in its own process, until it reports; `record` toggles the server's query log. */
 function generate(start: Extract<CityCommand, { type: 'start' }>, record: (on: boolean) => Promise<void>, window: (open: boolean) => void): Promise<Done> {
@@ -222,7 +165,7 @@ async function city(engine: 'postgres' | 'pglite', drivers: number): Promise<Row
     // A first start migrates and seeds the demo; the city is cloned from it with the server stopped
     // (PGlite has one process at a time), then the measured server starts with the query log.
     await (await startProcess(process.execPath, ['dist/main.js'], SERVER_DIR, env)).stop();
-    await seedCity(databaseUrl || undefined, dataDir, stamp, drivers);
+    await seedCity({ databaseUrl: databaseUrl || undefined, dataDir, stamp, drivers, riders: riderRows });
     const logFile = join(work, 'trip-sql.json');
     const hook = join(work, 'query-log.mjs');
     writeFileSync(hook, queryLogModule(logFile));
@@ -305,7 +248,7 @@ for (const row of rows) {
   console.log(`  ${row.engine.padEnd(9)} ${String(row.drivers).padStart(7)}  ${CITY_STEPS.map(cell).join(' ')}`);
 }
 for (const row of rows) {
-  console.log(`  ${row.engine} ${String(row.drivers)}: ${String(row.done.addresses)} source addresses, drivers connected and online in ${ms(row.done.connectMs / 1000)} s, ${String(row.done.booked)} trips booked, ${String(row.statements.length)} SQL statements in one trip (${kinds(row.statements)}); CPU cores busy in the window: server ${row.cores.server.toFixed(2)}, PostgreSQL ${row.engine === 'postgres' ? row.cores.postgres.toFixed(2) : '-'}, load generator ${row.cores.generator.toFixed(2)} (of ${String(availableParallelism())})`);
+  console.log(`  ${row.engine} ${String(row.drivers)}: ${String(row.done.addresses)} source addresses, drivers connected and online in ${ms(row.done.connectMs / 1000)} s, ${String(row.done.reconnects)} driver sockets reconnected after a close, ${String(row.done.booked)} trips booked, ${String(row.statements.length)} SQL statements in one trip (${kinds(row.statements)}); CPU cores busy in the window: server ${row.cores.server.toFixed(2)}, PostgreSQL ${row.engine === 'postgres' ? row.cores.postgres.toFixed(2) : '-'}, load generator ${row.cores.generator.toFixed(2)} (of ${String(availableParallelism())})`);
   for (const error of row.done.firstErrors) console.log(`    error: ${error}`);
   for (const line of row.profile) console.log(line);
   if (row.bare && row.bare.failed > 0) console.log(`    bare replay: ${String(row.bare.failed)} statements failed, first: ${row.bare.firstFailure ?? ''}`);
