@@ -11,7 +11,7 @@ const OUTAGE_POLL_MS = 1000;
 const LAG_CHECK_MS = 5000;
 /** Events read from the database per query. */
 const BATCH = 500;
-/** Cursors held above a gap before it is filled from the database without waiting. */
+/** Events held above a gap before it is filled from the database without waiting. */
 const MAX_AHEAD = 10_000;
 
 /** The bus's Redis connection as the catch-up sees it (realtime/redis-link.ts). */
@@ -40,7 +40,8 @@ type Numbered = LiveMessage & { seq: number };
  * - when a cursor is missing for a second (another process published it while this one's Redis was
  *   away, or crashed between numbering and publishing), and when its cursor lags the database's.
  *
- * Each event reaches the handlers once, whichever way it came (deduplicated by its cursor). A
+ * Each event reaches the handlers once and in cursor order, whichever way it came (deduplicated
+ * by its cursor; one that arrives beyond a gap waits for the gap to be filled). A
  * publish that Redis refuses is delivered to this process's own handlers at once and resolves, so
  * a request or the relay never fails for Redis; the other processes read it from the database.
  * Nothing is read while no socket follows a topic here: the process then forgets what it missed
@@ -52,8 +53,13 @@ export async function catchingUpBus(inner: EventBus, options: { db: Db; upstream
   const handlers: { deliver: (message: LiveMessage) => void; interested?: () => boolean }[] = [];
   /** Every event up to here was delivered, or was numbered before this process listened. */
   let cursor = await latestSeq(db);
-  /** Events delivered beyond a gap. */
-  const ahead = new Set<number>();
+  /**
+   * Events that arrived beyond a gap (another process's publish of the missing one still on its
+   * way), held until it is filled: every socket receives the numbered events in cursor order,
+   * because a client resumes from the highest cursor it received (apps/web/src/api/live.ts) and
+   * would never get one delivered after a higher one if its socket dropped between the two.
+   */
+  const held = new Map<number, Numbered>();
   /**
    * A catch-up was skipped (nobody listened): what was missed then is owed to nobody, and the next
    * one starts from the cursor the first socket to follow a topic since was given.
@@ -67,14 +73,21 @@ export async function catchingUpBus(inner: EventBus, options: { db: Db; upstream
   const deliver = (message: LiveMessage) => {
     for (const handler of handlers) handler.deliver(message);
   };
-  /** Delivers a numbered event unless it was delivered already; answers whether it was. */
+  /** Delivers the held events that follow the cursor without a gap, in order. */
+  const flush = () => {
+    for (let next = held.get(cursor + 1); next; next = held.get(cursor + 1)) {
+      held.delete(next.seq);
+      cursor = next.seq;
+      deliver(next);
+    }
+  };
+  /** Takes a numbered event unless it was taken already (delivered, or held above a gap); answers whether it was new. */
   const once = (message: Numbered): boolean => {
-    if (message.seq <= cursor || ahead.has(message.seq)) return false;
-    ahead.add(message.seq);
-    while (ahead.delete(cursor + 1)) cursor += 1;
-    deliver(message);
-    if (ahead.size > MAX_AHEAD) void catchUp();
-    else if (ahead.size > 0) watchGap();
+    if (message.seq <= cursor || held.has(message.seq)) return false;
+    held.set(message.seq, message);
+    flush();
+    if (held.size > MAX_AHEAD) void catchUp();
+    else if (held.size > 0) watchGap();
     return true;
   };
   const receive = (message: LiveMessage) => {
@@ -86,7 +99,7 @@ export async function catchingUpBus(inner: EventBus, options: { db: Db; upstream
   const watchGap = () => {
     gapTimer ??= setTimeout(() => {
       gapTimer = undefined;
-      if (ahead.size > 0) void catchUp();
+      if (held.size > 0) void catchUp();
     }, GAP_WAIT_MS);
     gapTimer.unref();
   };
@@ -96,8 +109,8 @@ export async function catchingUpBus(inner: EventBus, options: { db: Db; upstream
     if (!interested()) {
       resync = true;
       resyncFrom = undefined;
-      cursor = Math.max(cursor, ...ahead);
-      ahead.clear();
+      cursor = Math.max(cursor, ...held.keys());
+      held.clear();
       return;
     }
     if (resync) {
@@ -106,8 +119,8 @@ export async function catchingUpBus(inner: EventBus, options: { db: Db; upstream
       resync = false;
       resyncFrom = undefined;
       cursor = Math.max(cursor, from);
-      for (const seq of ahead) if (seq <= cursor) ahead.delete(seq);
-      while (ahead.delete(cursor + 1)) cursor += 1;
+      for (const seq of held.keys()) if (seq <= cursor) held.delete(seq);
+      flush();
     }
     for (;;) {
       const rows = await db
@@ -116,11 +129,17 @@ export async function catchingUpBus(inner: EventBus, options: { db: Db; upstream
         .where(and(eq(outbox.channel, 'event'), gt(outbox.seq, cursor)))
         .orderBy(asc(outbox.seq))
         .limit(BATCH);
-      // Numbering is gap-free in commit order: cursors below the oldest one read were pruned, and will never come.
+      // Numbering is gap-free in commit order: cursors below the oldest one read were pruned, and
+      // will never come; those held below it go now, in order.
       const oldest = rows[0]?.seq;
       if (oldest != null && oldest > cursor + 1) {
+        for (const seq of [...held.keys()].filter((one) => one < oldest).sort((a, b) => a - b)) {
+          const message = held.get(seq);
+          held.delete(seq);
+          cursor = seq;
+          if (message) deliver(message);
+        }
         cursor = oldest - 1;
-        for (const seq of ahead) if (seq <= cursor) ahead.delete(seq);
       }
       for (const row of rows) {
         if (row.seq != null && once(eventMessage(row.seq, row.recipient, row.payload as EventPayload))) replayed += 1;
