@@ -7,6 +7,7 @@ export * from './catalogue';
 export * from './money-records';
 export * from './settings';
 export * from './providers';
+export * from './provider-labels';
 export * from './messages';
 export * from './requests';
 export * from './http';
