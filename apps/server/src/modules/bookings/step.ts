@@ -58,14 +58,20 @@ type StepInput = {
 
 /** Runs a step in a transaction of its own; after it commits, the driver's live entry and the events follow. */
 export async function commitStep(ctx: AppContext, input: StepInput): Promise<BookingRow> {
-  const updated = await ctx.db.transaction((tx) => runStep(ctx, tx, input));
+  // Read before the transaction opens, from the process's cache: a read inside a transaction goes
+  // to the database and is parsed again (db/read-cache.ts), a query and a validation per step.
+  const settings = await getSettings(ctx.db);
+  const updated = await ctx.db.transaction((tx) => runStep(ctx, tx, input, settings));
   await afterStep(ctx, updated);
   return updated;
 }
 
-/** One step inside the caller's transaction (a payment's confirmation records itself with it). */
-export async function runStep(ctx: AppContext, tx: Tx, { actor, bookingId, action, effects = [], afterWrite }: StepInput): Promise<BookingRow> {
-  const settings = await getSettings(tx);
+/**
+ * One step inside the caller's transaction (a payment's confirmation records itself with it), with
+ * the settings read before it opened, or read in it.
+ */
+export async function runStep(ctx: AppContext, tx: Tx, { actor, bookingId, action, effects = [], afterWrite }: StepInput, known?: Settings): Promise<BookingRow> {
+  const settings = known ?? (await getSettings(tx));
   const now = ctx.now();
   const booking = await lockBooking(tx, actor, bookingId);
   const step = typeof action === 'function' ? await action(tx, booking) : action;
