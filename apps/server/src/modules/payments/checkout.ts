@@ -39,8 +39,11 @@ async function payableOf(ctx: AppContext, actor: Actor, provider: PaymentProvide
   return { purpose: { kind: 'booking', bookingId: booking.id }, reference: booking.id, amountMinor: booking.customerPaidMinor, currency: booking.currency, description: `${settings.appName} ${booking.reference}` };
 }
 
+/** What an attempt pays, as recorded: for the checkout page (checkout-summary.ts). */
+export type AttemptPaid = { purpose: string; reference: string; amountMinor: number; currency: string };
+
 /** Starts the provider's checkout of the rider's booking or top-up: the intent first, the provider's checkout id after. */
-export async function startCheckout(ctx: AppContext, actor: Actor, provider: PaymentProviderPort, form: ProviderCheckout): Promise<{ checkout: Checkout; attemptId: string }> {
+export async function startCheckout(ctx: AppContext, actor: Actor, provider: PaymentProviderPort, form: ProviderCheckout): Promise<{ checkout: Checkout; attemptId: string; attempt: AttemptPaid }> {
   const create = provider.createCheckout;
   if (!create) throw new AppError('not_found');
   const payable = await payableOf(ctx, actor, provider, form);
@@ -75,5 +78,5 @@ export async function startCheckout(ctx: AppContext, actor: Actor, provider: Pay
     throw new AppError('payment_provider_error');
   }
   await ctx.db.update(paymentAttempts).set({ checkoutId: checkout.checkoutId, updatedAt: ctx.now() }).where(eq(paymentAttempts.id, id));
-  return { checkout, attemptId: id };
+  return { checkout, attemptId: id, attempt: { purpose: payable.purpose.kind, reference: payable.reference, amountMinor: payable.amountMinor, currency: payable.currency } };
 }
