@@ -35,7 +35,7 @@ export default tseslint.config(
   {
     languageOptions: {
       globals: { ...globals.node },
-      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'apps/server/build.mjs'] }, tsconfigRootDir: import.meta.dirname },
+      parserOptions: { projectService: { allowDefaultProject: ['eslint.config.js', 'scripts/*.mjs', 'apps/server/build.mjs', 'apps/web/public/*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
@@ -83,5 +83,11 @@ export default tseslint.config(
   {
     files: ['eslint.config.js'],
     ...tseslint.configs.disableTypeChecked,
+  },
+  {
+    // The web app's plain scripts, served as they are (public/early-languages.js): browser code with no types to check.
+    files: ['apps/web/public/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: { ...tseslint.configs.disableTypeChecked.languageOptions, sourceType: 'script', globals: { ...globals.browser } },
   },
 );

@@ -1,4 +1,4 @@
-import { DEFAULT_LANGUAGE } from '@rideway/domain';
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '@rideway/domain';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 
@@ -7,11 +7,34 @@ export type Language = { code: string; name: string; dir: 'ltr' | 'rtl'; default
 type LanguageFile = Omit<Language, 'code'> & { messages: Record<string, string> };
 
 const STORED = 'rideway.language';
+const YEAR_S = 365 * 24 * 60 * 60;
+
+/** The choice, also as a cookie: the server writes the landing page in it before the app has loaded (issue 21 point 5). */
+function rememberChoice(code: string): void {
+  localStorage.setItem(STORED, code);
+  document.cookie = `${LANGUAGE_COOKIE}=${encodeURIComponent(code)}; path=/; max-age=${String(YEAR_S)}; samesite=lax`;
+}
 
 /** The language files, with the messages of `codes` and of the default only (the server's ?messages=). */
 async function languageFiles(codes: readonly string[]): Promise<Record<string, LanguageFile>> {
-  const response = await fetch(`/get_languages?messages=${encodeURIComponent(codes.join(','))}`);
+  const url = `/get_languages?messages=${encodeURIComponent(codes.join(','))}`;
+  const response = await takeEarly(url) ?? await fetch(url);
   return (await response.json()) as Record<string, LanguageFile>;
+}
+
+declare global {
+  interface Window {
+    /** The request public/early-languages.js started before the app's script loaded. */
+    ridewayEarlyLanguages?: { url: string; response: Promise<Response> };
+  }
+}
+
+/** The early request's answer when it asked for `url` (taken once); undefined when it failed or asked otherwise. */
+async function takeEarly(url: string): Promise<Response | undefined> {
+  const early = window.ridewayEarlyLanguages;
+  window.ridewayEarlyLanguages = undefined;
+  if (early?.url !== url) return undefined;
+  return early.response.then((response) => (response.ok ? response : undefined), () => undefined);
 }
 
 /**
@@ -21,6 +44,8 @@ async function languageFiles(codes: readonly string[]): Promise<Record<string, L
  */
 export async function startI18n(): Promise<Language[]> {
   const stored = localStorage.getItem(STORED);
+  // A choice made before the cookie existed reaches the server from the next page on.
+  if (stored) rememberChoice(stored);
   const files = await languageFiles(stored ? [stored] : []);
   const languages = Object.entries(files).map(([code, file]) => ({ code, name: file.name, dir: file.dir, default: file.default }));
   const fallback = languages.find((language) => language.default)?.code ?? DEFAULT_LANGUAGE;
@@ -39,6 +64,6 @@ export async function chooseLanguage(code: string): Promise<void> {
     const messages = (await languageFiles([code]))[code]?.messages;
     if (messages) i18next.addResourceBundle(code, 'translation', messages);
   }
-  localStorage.setItem(STORED, code);
+  rememberChoice(code);
   await i18next.changeLanguage(code);
 }
