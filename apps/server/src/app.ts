@@ -2,6 +2,7 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import { openApiResponse } from '@rideway/contract';
+import { LANGUAGE_COOKIE, showsHeroBookingForm } from '@rideway/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginCallback, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
@@ -33,6 +34,7 @@ import { paymentRoutes } from './modules/payments/routes';
 import { promoRoutes } from './modules/promos/routes';
 import { reportRoutes } from './modules/reports/routes';
 import { getSettings } from './modules/settings/service';
+import { pageLanguage } from './modules/languages/service';
 import { settingsRoutes } from './modules/settings/routes';
 import { userRoutes } from './modules/users/routes';
 import { walletRoutes } from './modules/wallet/routes';
@@ -83,6 +85,8 @@ type AppOptions = {
   loggerInstance?: FastifyBaseLogger;
   /** @fastify/otel's plugin when tracing is on (telemetry/tracing.ts): registered before any hook or route, so that all are traced. */
   tracing?: FastifyPluginCallback;
+  /** Test-only: where the built web app is, instead of the web workspace's build. */
+  webRoot?: string;
   /** Test-only: payment adapters added after the configured ones (an in-test fake of the payment port). */
   paymentProviders?: PaymentProviderPort[];
 };
@@ -147,7 +151,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setErrorHandler(errorHandler);
   const routes: RouteApp = app.withTypeProvider<ZodTypeProvider>();
-  await registerWebApp(routes, async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())));
+  await registerWebApp(
+    routes,
+    async () => statusPage((await getSettings(ctx.db)).appName, Math.round(process.uptime())),
+    options.webRoot,
+    // Issue 21 point 5: the landing page arrives drawn, in the visitor's language (the app's cookie), for
+    // those who get the booking form on it (section 2); the others' hero differs, so they get the plain page.
+    async (request) => (showsHeroBookingForm(request.actor?.usertype ?? null) ? pageLanguage(ctx.db, request.cookies[LANGUAGE_COOKIE]) : null),
+  );
 
   healthRoutes(routes, ctx);
   routes.get('/api/openapi.json', { config: { access: 'public' }, schema: { summary: 'This API document', response: { 200: openApiResponse } } }, () => app.swagger() as { openapi: string });

@@ -71,7 +71,7 @@ export const NEAR_PICKUP = { lat: 51.531, lng: -0.124 };
 
 let sequence = 0;
 
-export async function createTestApp(engine: Engine, env: Record<string, string> = {}, options: { paymentProviders?: PaymentProviderPort[]; maps?: MapsPort; storage?: FileStorage } = {}): Promise<TestApp> {
+export async function createTestApp(engine: Engine, env: Record<string, string> = {}, options: { paymentProviders?: PaymentProviderPort[]; maps?: MapsPort; storage?: FileStorage; webRoot?: string } = {}): Promise<TestApp> {
   const { database, drop } = await freshDatabase(engine);
   const config = loadConfig({ LOG_LEVEL: 'silent', ...env });
   const clock = { now: Date.UTC(2026, 10, 22, 10, 0, 0) };

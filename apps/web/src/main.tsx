@@ -1,6 +1,20 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app/App';
+import { App, Starting } from './app/App';
+import { startI18n } from './i18n/languages';
 
-const root = document.getElementById('root');
-if (root) createRoot(root).render(<StrictMode><App /></StrictMode>);
+const container = document.getElementById('root');
+if (container) {
+  const root = createRoot(container);
+  // The landing page arrives already drawn by the server (issue 21 point 5): it stays until the
+  // app's first render replaces it. Any other page shows a spinner while the language files load.
+  if (!container.hasChildNodes()) root.render(<Starting />);
+  startI18n().then(
+    (languages) => {
+      // The first render is a transition, so React yields to the browser every few milliseconds
+      // instead of holding the main thread for the whole tree (a phone's blocking time).
+      startTransition(() => { root.render(<StrictMode><App languages={languages} /></StrictMode>); });
+    },
+    () => { root.render(<p role="alert">Language fetch failed</p>); },
+  );
+}

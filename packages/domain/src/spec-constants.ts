@@ -50,3 +50,5 @@ export const DASHBOARD_MAP_ZOOM = 10;
 export const DRIVER_MARKER_SIZE_PX = { width: 35, height: 25 } as const;
 /** Section 9: default language. */
 export const DEFAULT_LANGUAGE = 'en';
+/** The visitor's chosen language as a cookie, so the server writes the landing page in it (issue 21 point 5). */
+export const LANGUAGE_COOKIE = 'rideway_language';

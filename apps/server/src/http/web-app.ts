@@ -5,6 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, htmlPageResponse, webFileParams, webFileResponse } from '@rideway/contract';
 import { AppError } from './app-error';
+import { LandingPages, type PageLanguage } from './landing-page';
 import type { RouteApp } from './routing';
 
 /**
@@ -34,7 +35,11 @@ const wantsAppPage = (request: FastifyRequest): boolean =>
  */
 const PUBLIC = { access: 'public' } as const;
 
-export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST): Promise<void> {
+/**
+ * `landingLanguage` says which language a request's landing page is drawn in, or null where the
+ * plain page serves better (a driver's landing page has no booking form to hold a place for).
+ */
+export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST, landingLanguage?: (request: FastifyRequest) => Promise<PageLanguage | null>): Promise<void> {
   if (root === '' || !existsSync(join(root, 'index.html'))) {
     app.get('/', { config: PUBLIC, schema: { summary: "The server's status page (the web app is not built)", response: { 200: htmlPageResponse } } }, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send(await statusPage()));
@@ -52,7 +57,24 @@ export async function registerWebApp(app: RouteApp, statusPage: () => Promise<st
   const sendPage = (reply: FastifyReply): void => {
     void reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', { cacheControl: false });
   };
-  app.get('/', { config: PUBLIC, schema: { summary: "The web app's page", response: { 200: htmlPageResponse } } }, (_request, reply) => { sendPage(reply); });
+  const landing = landingLanguage ? LandingPages.read(root) : null;
+  app.get('/', { config: PUBLIC, schema: { summary: "The web app's page (the landing page drawn in the visitor's language)", response: { 200: htmlPageResponse } } }, (request, reply) => {
+    if (!landing || !landingLanguage) {
+      sendPage(reply);
+      return;
+    }
+    landingLanguage(request).then(
+      (language) => {
+        if (language) landing.send(request, reply, language);
+        else sendPage(reply);
+      },
+      (error: unknown) => {
+        // The app draws the page itself as well: a database that cannot answer costs the early paint only.
+        request.log.warn({ err: error }, 'the landing page is served plain: its language could not be read');
+        sendPage(reply);
+      },
+    );
+  });
   // A missing file falls through to the not-found handler, which answers a page request with the app.
   app.get('/*', { config: PUBLIC, schema: { summary: "The web app's files (hashed assets cached for a year)", params: webFileParams, response: { 200: webFileResponse } } }, (request, reply) => {
     const path = request.params['*'];

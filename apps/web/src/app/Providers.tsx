@@ -1,22 +1,20 @@
-import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { prefixer } from 'stylis';
-import rtlPlugin from 'stylis-plugin-rtl';
 import { onLiveSessionEnded } from '../api/live';
 import { NoticeProvider } from '../components/NoticeProvider';
 import { ME } from '../api/session';
 import type { Language } from '../i18n/languages';
+import { emotionCache } from './emotion-cache';
 import { LanguagesContext } from './languages-context';
 import { makeTheme } from './theme';
 
 const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 const caches = {
-  ltr: createCache({ key: 'mui' }),
-  rtl: createCache({ key: 'muirtl', stylisPlugins: [prefixer, rtlPlugin] }),
+  ltr: emotionCache('ltr'),
+  rtl: emotionCache('rtl'),
 };
 
 /** Query cache, theme, the page's direction (which follows the chosen language) and the notices of issue 17. */

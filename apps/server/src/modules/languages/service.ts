@@ -1,4 +1,5 @@
 import type { LanguageFile } from '@rideway/contract';
+import { DEFAULT_LANGUAGE } from '@rideway/domain';
 import { asc } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { languages } from '../../db/schema';
@@ -33,4 +34,17 @@ export async function languageMap(db: Db, withMessages?: readonly string[]): Pro
   // dir is stored from BUILT_IN_LANGUAGES, whose directions are 'ltr' or 'rtl'.
   const carries = (row: { code: string; isDefault: boolean }) => withMessages === undefined || row.isDefault || withMessages.includes(row.code);
   return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir as LanguageFile['dir'], default: row.isDefault, messages: carries(row) ? row.messages : {} }]));
+}
+
+/**
+ * The language a page is written in for a visitor who chose `wanted` (the app's language cookie):
+ * that one where it exists here, else the default. Its messages come over the default's and the
+ * shipped English, so a text is never missing.
+ */
+export async function pageLanguage(db: Db, wanted: string | undefined): Promise<{ code: string; dir: 'ltr' | 'rtl'; messages: Record<string, string> }> {
+  const files = await languageMap(db, wanted ? [wanted] : []);
+  const fallback = Object.entries(files).find(([, file]) => file.default)?.[0] ?? DEFAULT_LANGUAGE;
+  // Own keys only: a cookie saying "__proto__" or "constructor" is not a language.
+  const code = wanted !== undefined && Object.hasOwn(files, wanted) ? wanted : fallback;
+  return { code, dir: files[code]?.dir === 'rtl' ? 'rtl' : 'ltr', messages: { ...en, ...files[fallback]?.messages, ...files[code]?.messages } };
 }

@@ -1,6 +1,10 @@
 import type { User } from '@rideway/contract';
-import { BookingForm } from '../../features/booking/BookingForm';
+import { lazy } from 'react';
 import { LandingPage } from '../../features/public/LandingPage';
+
+// Issue 21 point 5: the form (its place search, pickers and payment dialog) is a chunk of its own,
+// so a phone paints the hero before it has downloaded and run them; the page holds its place.
+const BookingForm = lazy(async () => ({ default: (await import('../../features/booking/BookingForm')).BookingForm }));
 
 const bookingForm = (me: User | null) => <BookingForm me={me} />;
 

@@ -2,15 +2,15 @@ import BoltIcon from '@mui/icons-material/Bolt';
 import InstallIcon from '@mui/icons-material/InstallMobile';
 import PaymentsIcon from '@mui/icons-material/Payments';
 import ShieldIcon from '@mui/icons-material/VerifiedUser';
-import { Box, Button, Card, CardContent, Container, Grid, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Card, CardContent, Container, Grid, Stack, Typography } from '@mui/material';
 import type { User } from '@rideway/contract';
 import { showsHeroBookingForm } from '@rideway/domain';
-import type { ReactNode } from 'react';
+import { Suspense, useDeferredValue, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { useInstallPrompt } from './install-prompt';
-import { FormSkeleton } from '../../components/Skeletons';
+import { HeroFormPlaceholder, LandingHero } from './LandingHero';
 
 const HIGHLIGHTS = [
   { key: 'live', icon: <BoltIcon fontSize="large" color="primary" /> },
@@ -35,9 +35,17 @@ const isWebLink = (href: string | undefined): href is string => {
 export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) => ReactNode }) {
   const { t } = useTranslation();
   const { data: settings } = useSettings();
-  const { data: me, isPending } = useMe();
+  const session = useMe();
+  // Issue 21 point 5: the session's answer swaps the placeholder for the form in a background
+  // render that yields to the browser (a query's answer alone re-renders at once, in one long
+  // task on a phone).
+  const me = useDeferredValue(session.data);
+  const isPending = useDeferredValue(session.isPending);
   // Section 2: visitors, riders and admins get the booking form; other roles the slogan alone.
-  const heroForm = !isPending && showsHeroBookingForm(me?.usertype ?? null);
+  // Issue 17: while the session is asked for, the form's shape holds its place (most visitors get the form).
+  let heroForm: ReactNode = null;
+  if (isPending) heroForm = <HeroFormPlaceholder />;
+  else if (showsHeroBookingForm(me?.usertype ?? null)) heroForm = <Suspense fallback={<HeroFormPlaceholder />}>{bookingForm(me ?? null)}</Suspense>;
   const { canInstall, install } = useInstallPrompt();
   // Store links only for the stores the admin has set (section 3's AppleStoreLink, PlayStoreLink).
   const stores = [
@@ -46,33 +54,7 @@ export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) =>
   ].flatMap(({ href, label }) => (isWebLink(href) ? [{ href, label }] : []));
   return (
     <>
-      <Box sx={{ background: 'linear-gradient(135deg, #1b5e20 0%, #2e7d32 60%, #ffb300 140%)', color: 'common.white', py: { xs: 6, md: 12 } }}>
-        <Container>
-          <Grid container spacing={4} sx={{ alignItems: 'center' }}>
-            <Grid size={{ xs: 12, md: heroForm || isPending ? 6 : 12 }}>
-              <Typography variant="h3" component="h1" sx={{ fontWeight: 800, fontSize: { xs: '2rem', md: '3rem' } }}>
-                {t('hero_slogan')}
-              </Typography>
-              <Typography variant="h6" component="p" sx={{ mt: 2, opacity: 0.9 }}>
-                {t('hero_subtitle')}
-              </Typography>
-            </Grid>
-            {heroForm && (
-              <Grid size={{ xs: 12, md: 6 }}>
-                {bookingForm(me ?? null)}
-              </Grid>
-            )}
-            {/* Issue 17: while the session is asked for, the form's shape holds its place (most visitors get the form). */}
-            {isPending && (
-              <Grid size={{ xs: 12, md: 6 }}>
-                <Paper sx={{ p: { xs: 2, md: 3 } }}>
-                  <FormSkeleton />
-                </Paper>
-              </Grid>
-            )}
-          </Grid>
-        </Container>
-      </Box>
+      <LandingHero form={heroForm} />
       <Container sx={{ py: 8 }} component="section" aria-labelledby="highlights">
         <Typography id="highlights" variant="h4" component="h2" sx={{ mb: 4, textAlign: 'center' }}>
           {t('highlights_title')}

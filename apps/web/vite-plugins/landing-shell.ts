@@ -1,0 +1,40 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createServer, type Plugin } from 'vite';
+import type * as LandingShell from '../src/app/landing-shell';
+
+const ROOT_ELEMENT = '<div id="root"></div>';
+/** The built page with the landing page drawn in it, one per writing direction; the server fills in the texts. */
+export const LANDING_PAGES = { ltr: 'landing-ltr.html', rtl: 'landing-rtl.html' } as const;
+
+/**
+ * Issue 21 point 5: after the build, renders the landing page's first view (src/app/landing-shell.tsx)
+ * through Vite's own module loader, so the same sources, settings and packages draw it as draw
+ * the app, and writes the built index.html with it inside the root element.
+ */
+export function landingShell(): Plugin {
+  let root = '';
+  let outDir = '';
+  return {
+    name: 'rideway-landing-shell',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root;
+      outDir = resolve(config.root, config.build.outDir);
+    },
+    async closeBundle() {
+      const page = readFileSync(join(outDir, 'index.html'), 'utf8');
+      if (!page.includes(ROOT_ELEMENT)) this.error(`index.html has no empty ${ROOT_ELEMENT} to draw the landing page in`);
+      // stylis-plugin-rtl is CommonJS with an ES default export: Vite's own loader, not Node's, gives the default.
+      const loader = await createServer({ configFile: false, root, logLevel: 'error', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false }, ssr: { noExternal: ['stylis-plugin-rtl'] } });
+      try {
+        const { renderLandingShell } = (await loader.ssrLoadModule('/src/app/landing-shell.tsx')) as typeof LandingShell;
+        for (const [direction, file] of Object.entries(LANDING_PAGES) as ['ltr' | 'rtl', string][]) {
+          writeFileSync(join(outDir, file), page.replace(ROOT_ELEMENT, `<div id="root">${renderLandingShell(direction)}</div>`));
+        }
+      } finally {
+        await loader.close();
+      }
+    },
+  };
+}

@@ -1,0 +1,66 @@
+import { expect, test, type Page } from '@playwright/test';
+import { signIn } from '../support/session';
+
+/**
+ * Issue 21 point 5: the landing page arrives drawn by the server (the header bar, the slogan, the
+ * booking form's placeholder) in the visitor's language, so a phone paints it before the app's
+ * script has arrived; the app then takes over where everything stands, with no layout shift.
+ */
+const withoutTheApp = async (page: Page) => {
+  // The app's own scripts never arrive: what shows is the server's page alone.
+  await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
+};
+
+for (const width of [375, 1280]) {
+  test(`the slogan and the form's place show before the app's script, and nothing moves when it arrives, at ${width} px`, async ({ page }) => {
+    await page.setViewportSize({ width, height: 800 });
+    await withoutTheApp(page);
+    await page.goto('/');
+    const slogan = page.getByRole('heading', { level: 1, name: 'Your ride, your parcel, right on time.' });
+    await expect(slogan).toBeVisible();
+    await expect(page.getByRole('status', { name: 'Loading' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+    await page.screenshot({ path: `screenshots/landing-before-the-app-${width}.png` });
+    const drawn = await slogan.boundingBox();
+
+    const app = await page.context().newPage();
+    await app.setViewportSize({ width, height: 800 });
+    await app.addInitScript(() => {
+      const shifts = { total: 0 };
+      Object.assign(window, { layoutShifts: shifts });
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.total += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await app.goto('/');
+    await expect(app.getByRole('button', { name: 'Book', exact: true })).toBeVisible();
+    await expect(app.getByRole('navigation').getByRole('link', { name: 'Login / Sign up' }).or(app.getByRole('button', { name: 'Open menu' }))).toBeVisible();
+    // Where the server drew it, to the pixel (the form's button is a quarter pixel taller than its placeholder).
+    const rounded = (box: { x: number; y: number; width: number; height: number } | null) => box && Object.fromEntries(Object.entries(box).map(([key, value]) => [key, Math.round(value)]));
+    expect(rounded(await app.getByRole('heading', { level: 1 }).boundingBox())).toEqual(rounded(drawn));
+    expect(await app.evaluate(() => (window as unknown as { layoutShifts: { total: number } }).layoutShifts.total)).toBeLessThan(0.01);
+    await app.screenshot({ path: `screenshots/landing-with-the-app-${width}.png` });
+  });
+}
+
+test("the server draws it in the visitor's chosen language and direction, and a driver's page is the app's alone", async ({ page }) => {
+  await page.goto('/');
+  await page.getByLabel('Language').click();
+  await page.getByRole('option', { name: 'العربية' }).click();
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await withoutTheApp(page);
+  await page.reload();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByRole('heading', { level: 1, name: 'رحلتك وطردك، في الوقت المناسب تمامًا.' })).toBeVisible();
+  await page.screenshot({ path: 'screenshots/landing-before-the-app-rtl.png' });
+  await page.unroute(/\/assets\/.*\.js$/);
+  await page.evaluate(() => { localStorage.setItem('rideway.language', 'en'); });
+  await page.context().clearCookies({ name: 'rideway_language' });
+
+  // A driver gets the slogan alone, across the page: the server leaves that page to the app.
+  await signIn(page, 'driver1@rideway.demo');
+  await withoutTheApp(page);
+  await page.goto('/');
+  await expect(page.locator('#root')).toBeEmpty();
+});
