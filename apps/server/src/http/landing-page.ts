@@ -1,4 +1,5 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -24,28 +25,37 @@ type Filled = { html: string; brotli: Buffer; gzip: Buffer };
  */
 export class LandingPages {
   private readonly filled = new Map<string, Filled>();
+  private readonly drafts = new Map<keyof typeof DRAFTS, { mtimeMs: number; html: string }>();
 
-  private constructor(private readonly drafts: Record<keyof typeof DRAFTS, string>) {}
+  private constructor(private readonly root: string) {}
 
   /** The drafts of a web build, or null for a build without them (the plain page is served then). */
-  static read(root: string): LandingPages | null {
-    const paths = { ltr: join(root, DRAFTS.ltr), rtl: join(root, DRAFTS.rtl) };
-    if (!existsSync(paths.ltr) || !existsSync(paths.rtl)) return null;
-    const drafts = { ltr: readFileSync(paths.ltr, 'utf8'), rtl: readFileSync(paths.rtl, 'utf8') };
-    if (!drafts.ltr.includes(HTML_TAG) || !drafts.rtl.includes(HTML_TAG)) return null;
-    return new LandingPages(drafts);
+  static find(root: string): LandingPages | null {
+    return existsSync(join(root, DRAFTS.ltr)) && existsSync(join(root, DRAFTS.rtl)) ? new LandingPages(root) : null;
+  }
+
+  /** A direction's draft, read again when the web app was built again while the server ran. */
+  private async draft(dir: keyof typeof DRAFTS): Promise<string> {
+    const path = join(this.root, DRAFTS[dir]);
+    const { mtimeMs } = await stat(path);
+    const known = this.drafts.get(dir);
+    if (known?.mtimeMs === mtimeMs) return known.html;
+    const html = await readFile(path, 'utf8');
+    if (!html.includes(HTML_TAG)) throw new Error(`${DRAFTS[dir]} has no ${HTML_TAG}`);
+    this.drafts.set(dir, { mtimeMs, html });
+    return html;
   }
 
   /** The page in `language`: each mark replaced by its message (the key itself when none has it). */
-  fill(language: PageLanguage): string {
-    return this.drafts[language.dir]
+  async fill(language: PageLanguage): Promise<string> {
+    return (await this.draft(language.dir))
       .replace(HTML_TAG, `<html lang="${escapeHtml(language.code)}" dir="${language.dir}">`)
       .replace(MARK, (_mark, key: string) => escapeHtml(language.messages[key] ?? key));
   }
 
   /** Sends the page in `language`, compressed as the browser accepts; never cached by anyone, it follows the session and the language. */
-  send(request: FastifyRequest, reply: FastifyReply, language: PageLanguage): void {
-    const html = this.fill(language);
+  async send(request: FastifyRequest, reply: FastifyReply, language: PageLanguage): Promise<void> {
+    const html = await this.fill(language);
     let page = this.filled.get(language.code);
     if (page?.html !== html) {
       page = { html, brotli: brotliCompressSync(html), gzip: gzipSync(html) };

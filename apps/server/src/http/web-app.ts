@@ -57,23 +57,23 @@ export async function registerWebApp(app: RouteApp, statusPage: () => Promise<st
   const sendPage = (reply: FastifyReply): void => {
     void reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', { cacheControl: false });
   };
-  const landing = landingLanguage ? LandingPages.read(root) : null;
+  const landing = landingLanguage ? LandingPages.find(root) : null;
   app.get('/', { config: PUBLIC, schema: { summary: "The web app's page (the landing page drawn in the visitor's language)", response: { 200: htmlPageResponse } } }, (request, reply) => {
     if (!landing || !landingLanguage) {
       sendPage(reply);
       return;
     }
-    landingLanguage(request).then(
-      (language) => {
-        if (language) landing.send(request, reply, language);
+    landingLanguage(request)
+      .then(async (language) => {
+        if (language) await landing.send(request, reply, language);
         else sendPage(reply);
-      },
-      (error: unknown) => {
-        // The app draws the page itself as well: a database that cannot answer costs the early paint only.
-        request.log.warn({ err: error }, 'the landing page is served plain: its language could not be read');
-        sendPage(reply);
-      },
-    );
+      })
+      .catch((error: unknown) => {
+        // The app draws the page itself as well: a database that cannot answer, or a build being
+        // replaced, costs the early paint only.
+        request.log.warn({ err: error }, 'the landing page is served plain: its language or its drawing could not be read');
+        if (!reply.sent) sendPage(reply);
+      });
   });
   // A missing file falls through to the not-found handler, which answers a page request with the app.
   app.get('/*', { config: PUBLIC, schema: { summary: "The web app's files (hashed assets cached for a year)", params: webFileParams, response: { 200: webFileResponse } } }, (request, reply) => {

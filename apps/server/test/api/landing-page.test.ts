@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
@@ -8,6 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { languages } from '../../src/db/schema';
 import { dataChanged } from '../../src/db/read-cache';
+import type { PageLanguage } from '../../src/http/landing-page';
 import { registerWebApp } from '../../src/http/web-app';
 import { ar } from '../../src/modules/languages/messages/ar';
 import { en } from '../../src/modules/languages/messages/en';
@@ -15,10 +16,11 @@ import type { UserRow } from '../../src/modules/users/accounts';
 import { createTestApp, ENGINES, type TestApp } from '../harness';
 
 /** A web build as vite-plugins/landing-shell.ts leaves it: the plain page and a draft per writing direction. */
+const draft = (direction: string, heading = 'h1') =>
+  `<!doctype html><html lang="en"><head><title>Rideway</title></head><body><div id="root"><div data-direction="${direction}"><${heading}>%%hero_slogan%%</${heading}><p>%%hero_subtitle%%</p><div role="status" aria-label="%%loading%%"></div></div></div></body></html>`;
+
 function webBuild(): string {
   const root = mkdtempSync(join(tmpdir(), 'rideway-landing-'));
-  const draft = (direction: string) =>
-    `<!doctype html><html lang="en"><head><title>Rideway</title></head><body><div id="root"><div data-direction="${direction}"><h1>%%hero_slogan%%</h1><p>%%hero_subtitle%%</p><div role="status" aria-label="%%loading%%"></div></div></div></body></html>`;
   writeFileSync(join(root, 'index.html'), '<!doctype html><html lang="en"><head><title>Rideway</title></head><body><div id="root"></div></body></html>');
   writeFileSync(join(root, 'landing-ltr.html'), draft('ltr'));
   writeFileSync(join(root, 'landing-rtl.html'), draft('rtl'));
@@ -115,7 +117,7 @@ describe.each(ENGINES)('the landing page drawn by the server on %s', (engine) =>
 });
 
 describe('the landing page without its drafts or its language', () => {
-  const withApp = async (root: string, landingLanguage: () => Promise<null>) => {
+  const withApp = async (root: string, landingLanguage: () => Promise<PageLanguage | null>) => {
     const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
@@ -130,6 +132,26 @@ describe('the landing page without its drafts or its language', () => {
       const response = await app.inject(page);
       expect(response.statusCode).toBe(200);
       expect(response.body).toContain('<div id="root"></div>');
+    } finally {
+      await app.close();
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the drawing of a web app built again while it runs, and the plain page for a drawing it cannot use', async () => {
+    const root = webBuild();
+    const path = join(root, 'landing-ltr.html');
+    const later = (seconds: number) => { utimesSync(path, new Date(), new Date(Date.now() + seconds * 1000)); };
+    const app = await withApp(root, () => Promise.resolve({ code: 'en', dir: 'ltr', messages: { hero_slogan: 'Hello' } }));
+    try {
+      expect((await app.inject(page)).body).toContain('<h1>Hello</h1>');
+      writeFileSync(path, draft('ltr', 'h2'));
+      later(10);
+      expect((await app.inject(page)).body).toContain('<h2>Hello</h2>');
+      writeFileSync(path, '<!doctype html><html><body>half written');
+      later(20);
+      const plain = await app.inject(page);
+      expect([plain.statusCode, plain.body]).toEqual([200, expect.stringContaining('<div id="root"></div>')]);
     } finally {
       await app.close();
       rmSync(root, { recursive: true, force: true });
