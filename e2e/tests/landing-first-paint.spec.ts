@@ -43,6 +43,33 @@ for (const width of [375, 1280]) {
   });
 }
 
+test("a rider's page is drawn with the map's place in the form, and nothing moves when the form and its map arrive", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await signIn(page, 'rider1@rideway.demo');
+  await withoutTheApp(page);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Your ride, your parcel, right on time.' })).toBeVisible();
+  await expect(page.getByTestId('form-skeleton')).toBeVisible();
+  await page.screenshot({ path: 'screenshots/landing-before-the-app-rider-1280.png' });
+  const drawn = await page.getByRole('heading', { level: 1 }).boundingBox();
+  await page.unroute(/\/assets\/.*\.js$/);
+  await page.addInitScript(() => {
+    const shifts = { total: 0 };
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.total += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Map of the pickup and drop' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Book', exact: true })).toBeVisible();
+  const rounded = (box: { x: number; y: number } | null) => box && [Math.round(box.x), Math.round(box.y)];
+  expect(rounded(await page.getByRole('heading', { level: 1 }).boundingBox())).toEqual(rounded(drawn));
+  // Spec section 2's rider sees the whole form; the shift measured is the page's own, from its first paint.
+  expect(await page.evaluate(() => (window as unknown as { layoutShifts: { total: number } }).layoutShifts.total)).toBeLessThan(0.01);
+  await page.screenshot({ path: 'screenshots/landing-with-the-app-rider-1280.png' });
+});
+
 test("the server draws it in the visitor's chosen language and direction, and a driver's page is the app's alone", async ({ page }) => {
   await page.goto('/');
   await page.getByLabel('Language').click();

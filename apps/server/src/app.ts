@@ -157,7 +157,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.webRoot,
     // Issue 21 point 5: the landing page arrives drawn, in the visitor's language (the app's cookie), for
     // those who get the booking form on it (section 2); the others' hero differs, so they get the plain page.
-    async (request) => (showsHeroBookingForm(request.actor?.usertype ?? null) ? pageLanguage(ctx.db, request.cookies[LANGUAGE_COOKIE]) : null),
+    async (request) => (showsHeroBookingForm(request.actor?.usertype ?? null) ? { language: await pageLanguage(ctx.db, request.cookies[LANGUAGE_COOKIE]), signedIn: request.actor !== null } : null),
   );
 
   healthRoutes(routes, ctx);

@@ -4,8 +4,16 @@ import { createServer, type Plugin } from 'vite';
 import type * as LandingShell from '../src/app/landing-shell';
 
 const ROOT_ELEMENT = '<div id="root"></div>';
-/** The built page with the landing page drawn in it, one per writing direction; the server fills in the texts. */
-export const LANDING_PAGES = { ltr: 'landing-ltr.html', rtl: 'landing-rtl.html' } as const;
+/**
+ * The built page with the landing page drawn in it, one per writing direction and per audience (a
+ * signed-in user's form has a map); the server fills in the texts (apps/server/src/http/landing-page.ts).
+ */
+const DRAFTS = [
+  { direction: 'ltr', signedIn: false, file: 'landing-ltr-visitor.html' },
+  { direction: 'rtl', signedIn: false, file: 'landing-rtl-visitor.html' },
+  { direction: 'ltr', signedIn: true, file: 'landing-ltr-member.html' },
+  { direction: 'rtl', signedIn: true, file: 'landing-rtl-member.html' },
+] as const;
 
 /**
  * Issue 21 point 5: after the build, renders the landing page's first view (src/app/landing-shell.tsx)
@@ -29,8 +37,8 @@ export function landingShell(): Plugin {
       const loader = await createServer({ configFile: false, root, logLevel: 'error', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false }, ssr: { noExternal: ['stylis-plugin-rtl'] } });
       try {
         const { renderLandingShell } = (await loader.ssrLoadModule('/src/app/landing-shell.tsx')) as typeof LandingShell;
-        for (const [direction, file] of Object.entries(LANDING_PAGES) as ['ltr' | 'rtl', string][]) {
-          writeFileSync(join(outDir, file), page.replace(ROOT_ELEMENT, `<div id="root">${renderLandingShell(direction)}</div>`));
+        for (const { direction, signedIn, file } of DRAFTS) {
+          writeFileSync(join(outDir, file), page.replace(ROOT_ELEMENT, `<div id="root">${renderLandingShell(direction, signedIn)}</div>`));
         }
       } finally {
         await loader.close();

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, htmlPageResponse, webFileParams, webFileResponse } from '@rideway/contract';
 import { AppError } from './app-error';
-import { LandingPages, type PageLanguage } from './landing-page';
+import { LandingPages, type LandingView } from './landing-page';
 import type { RouteApp } from './routing';
 
 /**
@@ -36,10 +36,10 @@ const wantsAppPage = (request: FastifyRequest): boolean =>
 const PUBLIC = { access: 'public' } as const;
 
 /**
- * `landingLanguage` says which language a request's landing page is drawn in, or null where the
- * plain page serves better (a driver's landing page has no booking form to hold a place for).
+ * `landingView` says for whom and in which language a request's landing page is drawn, or null
+ * where the plain page serves better (a driver's landing page has no booking form to hold a place for).
  */
-export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST, landingLanguage?: (request: FastifyRequest) => Promise<PageLanguage | null>): Promise<void> {
+export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST, landingView?: (request: FastifyRequest) => Promise<LandingView | null>): Promise<void> {
   if (root === '' || !existsSync(join(root, 'index.html'))) {
     app.get('/', { config: PUBLIC, schema: { summary: "The server's status page (the web app is not built)", response: { 200: htmlPageResponse } } }, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send(await statusPage()));
@@ -57,15 +57,15 @@ export async function registerWebApp(app: RouteApp, statusPage: () => Promise<st
   const sendPage = (reply: FastifyReply): void => {
     void reply.header('cache-control', 'no-cache').header('vary', 'accept-encoding').sendFile('index.html', { cacheControl: false });
   };
-  const landing = landingLanguage ? LandingPages.find(root) : null;
+  const landing = landingView ? LandingPages.find(root) : null;
   app.get('/', { config: PUBLIC, schema: { summary: "The web app's page (the landing page drawn in the visitor's language)", response: { 200: htmlPageResponse } } }, (request, reply) => {
-    if (!landing || !landingLanguage) {
+    if (!landing || !landingView) {
       sendPage(reply);
       return;
     }
-    landingLanguage(request)
-      .then(async (language) => {
-        if (language) await landing.send(request, reply, language);
+    landingView(request)
+      .then(async (view) => {
+        if (view) await landing.send(request, reply, view);
         else sendPage(reply);
       })
       .catch((error: unknown) => {

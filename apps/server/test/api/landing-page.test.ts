@@ -8,7 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { languages } from '../../src/db/schema';
 import { dataChanged } from '../../src/db/read-cache';
-import type { PageLanguage } from '../../src/http/landing-page';
+import type { LandingView } from '../../src/http/landing-page';
 import { registerWebApp } from '../../src/http/web-app';
 import { ar } from '../../src/modules/languages/messages/ar';
 import { en } from '../../src/modules/languages/messages/en';
@@ -16,14 +16,14 @@ import type { UserRow } from '../../src/modules/users/accounts';
 import { createTestApp, ENGINES, type TestApp } from '../harness';
 
 /** A web build as vite-plugins/landing-shell.ts leaves it: the plain page and a draft per writing direction. */
-const draft = (direction: string, heading = 'h1') =>
-  `<!doctype html><html lang="en"><head><title>Rideway</title></head><body><div id="root"><div data-direction="${direction}"><${heading}>%%hero_slogan%%</${heading}><p>%%hero_subtitle%%</p><div role="status" aria-label="%%loading%%"></div></div></div></body></html>`;
+const draft = (name: string, heading = 'h1') =>
+  `<!doctype html><html lang="en"><head><title>Rideway</title></head><body><div id="root"><div data-draft="${name}"><${heading}>%%hero_slogan%%</${heading}><p>%%hero_subtitle%%</p><div role="status" aria-label="%%loading%%"></div></div></div></body></html>`;
+const DRAFTS = ['ltr-visitor', 'rtl-visitor', 'ltr-member', 'rtl-member'];
 
 function webBuild(): string {
   const root = mkdtempSync(join(tmpdir(), 'rideway-landing-'));
   writeFileSync(join(root, 'index.html'), '<!doctype html><html lang="en"><head><title>Rideway</title></head><body><div id="root"></div></body></html>');
-  writeFileSync(join(root, 'landing-ltr.html'), draft('ltr'));
-  writeFileSync(join(root, 'landing-rtl.html'), draft('rtl'));
+  for (const name of DRAFTS) writeFileSync(join(root, `landing-${name}.html`), draft(name));
   return root;
 }
 
@@ -59,7 +59,7 @@ describe.each(ENGINES)('the landing page drawn by the server on %s', (engine) =>
   it("writes a visitor's page in the default language, left to right, with no mark left", async () => {
     const html = (await get()).body;
     expect(html).toContain('<html lang="en" dir="ltr">');
-    expect(html).toContain('data-direction="ltr"');
+    expect(html).toContain('data-draft="ltr-visitor"');
     expect(html).toContain(`<h1>${en.hero_slogan}</h1>`);
     expect(html).toContain(`<p>${en.hero_subtitle}</p>`);
     expect(html).toContain(`aria-label="${en.loading}"`);
@@ -69,7 +69,7 @@ describe.each(ENGINES)('the landing page drawn by the server on %s', (engine) =>
   it('writes it in the language the visitor chose (the app\'s cookie), right to left for Arabic', async () => {
     const html = (await get({ cookie: 'rideway_language=ar' })).body;
     expect(html).toContain('<html lang="ar" dir="rtl">');
-    expect(html).toContain('data-direction="rtl"');
+    expect(html).toContain('data-draft="rtl-visitor"');
     expect(html).toContain(`<h1>${ar.hero_slogan}</h1>`);
     expect((await get({ cookie: 'rideway_language=es' })).body).toContain('<html lang="es" dir="ltr">');
   });
@@ -82,8 +82,10 @@ describe.each(ENGINES)('the landing page drawn by the server on %s', (engine) =>
     }
   });
 
-  it('draws a rider\'s page (the form is theirs too) and leaves a driver\'s plain: its hero has no form', async () => {
-    expect((await get({}, rider)).body).toContain(`<h1>${en.hero_slogan}</h1>`);
+  it('draws a rider\'s page with the signed-in form\'s shape (it has a map) and leaves a driver\'s plain: its hero has no form', async () => {
+    const riders = (await get({ cookie: 'rideway_language=ar' }, rider)).body;
+    expect(riders).toContain('data-draft="rtl-member"');
+    expect(riders).toContain(`<h1>${ar.hero_slogan}</h1>`);
     const plain = (await get({}, driver)).body;
     expect(plain).toContain('<div id="root"></div>');
     expect(plain).not.toContain('<h1>');
@@ -117,11 +119,11 @@ describe.each(ENGINES)('the landing page drawn by the server on %s', (engine) =>
 });
 
 describe('the landing page without its drafts or its language', () => {
-  const withApp = async (root: string, landingLanguage: () => Promise<PageLanguage | null>) => {
+  const withApp = async (root: string, landingView: () => Promise<LandingView | null>) => {
     const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);
-    await registerWebApp(app, () => Promise.resolve('status'), root, landingLanguage);
+    await registerWebApp(app, () => Promise.resolve('status'), root, landingView);
     return app;
   };
 
@@ -140,12 +142,12 @@ describe('the landing page without its drafts or its language', () => {
 
   it('serves the drawing of a web app built again while it runs, and the plain page for a drawing it cannot use', async () => {
     const root = webBuild();
-    const path = join(root, 'landing-ltr.html');
+    const path = join(root, 'landing-ltr-visitor.html');
     const later = (seconds: number) => { utimesSync(path, new Date(), new Date(Date.now() + seconds * 1000)); };
-    const app = await withApp(root, () => Promise.resolve({ code: 'en', dir: 'ltr', messages: { hero_slogan: 'Hello' } }));
+    const app = await withApp(root, () => Promise.resolve({ language: { code: 'en', dir: 'ltr', messages: { hero_slogan: 'Hello' } }, signedIn: false }));
     try {
       expect((await app.inject(page)).body).toContain('<h1>Hello</h1>');
-      writeFileSync(path, draft('ltr', 'h2'));
+      writeFileSync(path, draft('ltr-visitor', 'h2'));
       later(10);
       expect((await app.inject(page)).body).toContain('<h2>Hello</h2>');
       writeFileSync(path, '<!doctype html><html><body>half written');
@@ -160,7 +162,7 @@ describe('the landing page without its drafts or its language', () => {
 
   it('serves the plain page from a build without drafts', async () => {
     const root = webBuild();
-    rmSync(join(root, 'landing-rtl.html'));
+    rmSync(join(root, 'landing-rtl-member.html'));
     const app = await withApp(root, () => Promise.reject(new Error('never asked')));
     try {
       expect((await app.inject(page)).body).toContain('<div id="root"></div>');

@@ -2,6 +2,7 @@ import type { User } from '@rideway/contract';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SESSION_STALE_MS } from '../config/ui-constants';
 import { api } from './client';
+import { takeEarly } from './early';
 import { expectLiveSessionEnd } from './live';
 import { disableWebPush } from './push';
 import { SETTINGS } from './settings';
@@ -17,6 +18,20 @@ export function useMe() {
     queryFn: async () => (await api<{ user: User | null }>('/api/session')).user,
     staleTime: SESSION_STALE_MS,
   });
+}
+
+/**
+ * The session's user as the app starts (the early request's answer when there is one), so its
+ * first render knows who is there: null for a visitor, undefined when it could not be asked (the
+ * app's query asks again).
+ */
+export async function startingSession(): Promise<User | null | undefined> {
+  try {
+    const early = await takeEarly('/api/session');
+    return early ? ((await early.json()) as { user: User | null }).user : (await api<{ user: User | null }>('/api/session')).user;
+  } catch {
+    return undefined;
+  }
 }
 
 export function useLogin() {

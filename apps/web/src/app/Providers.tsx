@@ -1,4 +1,5 @@
 import { CacheProvider } from '@emotion/react';
+import type { User } from '@rideway/contract';
 import { CssBaseline, ThemeProvider } from '@mui/material';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
@@ -16,6 +17,11 @@ const caches = {
   ltr: emotionCache('ltr'),
   rtl: emotionCache('rtl'),
 };
+
+/** The session's user as the app starts (main.tsx), so the first render knows who is there; undefined leaves it to the query. */
+export function startWithSession(user: User | null | undefined): void {
+  if (user !== undefined) queryClient.setQueryData(ME, user);
+}
 
 /** Query cache, theme, the page's direction (which follows the chosen language) and the notices of issue 17. */
 export function Providers({ languages, children }: { languages: Language[]; children: ReactNode }) {

@@ -1,6 +1,7 @@
 import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE } from '@rideway/domain';
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { takeEarly } from '../api/early';
 
 /** A language as GET /get_languages serves it. */
 export type Language = { code: string; name: string; dir: 'ltr' | 'rtl'; default: boolean };
@@ -20,21 +21,6 @@ async function languageFiles(codes: readonly string[]): Promise<Record<string, L
   const url = `/get_languages?messages=${encodeURIComponent(codes.join(','))}`;
   const response = await takeEarly(url) ?? await fetch(url);
   return (await response.json()) as Record<string, LanguageFile>;
-}
-
-declare global {
-  interface Window {
-    /** The request public/early-languages.js started before the app's script loaded. */
-    ridewayEarlyLanguages?: { url: string; response: Promise<Response> };
-  }
-}
-
-/** The early request's answer when it asked for `url` (taken once); undefined when it failed or asked otherwise. */
-async function takeEarly(url: string): Promise<Response | undefined> {
-  const early = window.ridewayEarlyLanguages;
-  window.ridewayEarlyLanguages = undefined;
-  if (early?.url !== url) return undefined;
-  return early.response.then((response) => (response.ok ? response : undefined), () => undefined);
 }
 
 /**

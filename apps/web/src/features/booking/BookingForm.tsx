@@ -19,6 +19,7 @@ import { UserSelect } from '../../components/UserSelect';
 import { useMoney } from '../../hooks/use-money';
 import { TripTimeField } from './TripTimeField';
 import { useBookFlow } from './use-book-flow';
+import { BookingMapPlaceholder } from './BookingFormPlaceholder';
 
 // Leaflet loads with the map, not with the landing page.
 const BookingMap = lazy(() => import('./BookingMap'));
@@ -88,7 +89,7 @@ export function BookingForm({ me, form = 'rider' }: { me: User | null; form?: 'r
         <ServiceAreaNotice pickup={pickup} />
         <PlaceSearch label={t('drop_location')} value={drop} onChange={setDrop} enabled={me !== null} onError={failedCall} />
         {me !== null && (
-          <Suspense fallback={null}>
+          <Suspense fallback={<BookingMapPlaceholder />}>
             <BookingMap pickup={pickup} drop={drop} onPickup={setPickup} onDrop={setDrop} onError={failedCall} />
           </Suspense>
         )}

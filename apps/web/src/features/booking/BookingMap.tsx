@@ -13,6 +13,7 @@ import { routeFigures } from '../../components/map/route-figures';
 import { useLeafletMap } from '../../components/map/use-leaflet-map';
 import { usePlannedRoute } from '../../components/map/use-planned-route';
 import { BROWSER_POSITION_MAX_AGE_MS, BROWSER_POSITION_TIMEOUT_MS } from '../../config/ui-constants';
+import { BOOKING_MAP_HEIGHT } from './BookingFormPlaceholder';
 
 type Props = {
   pickup: Place | null;
@@ -168,7 +169,7 @@ export default function BookingMap({ pickup, drop, onPickup, onDrop, onError }: 
   const unit = settings?.convert_to_mile ? t('unit_miles') : t('unit_km');
   return (
     <Stack spacing={1}>
-      <MapFrame label={t('booking_map')} leaflet={leaflet} data={{ 'data-route-points': points.length }} height={{ xs: 260, md: 280 }} />
+      <MapFrame label={t('booking_map')} leaflet={leaflet} data={{ 'data-route-points': points.length }} height={BOOKING_MAP_HEIGHT} />
       {naming > 0 && <LinearProgress aria-label={t('loading')} />}
       <Stack direction="row" useFlexGap spacing={1} sx={{ alignItems: 'center', justifyContent: 'space-between', flexWrap: 'wrap' }}>
         <Button variant="outlined" size="small" onClick={locate} disabled={locating} startIcon={locating ? <CircularProgress size={16} color="inherit" /> : <MyLocationIcon />}>

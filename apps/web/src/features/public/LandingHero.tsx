@@ -1,7 +1,6 @@
-import { Box, Container, Grid, Paper, Skeleton, Typography } from '@mui/material';
+import { Box, Container, Grid, Typography } from '@mui/material';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormSkeleton } from '../../components/Skeletons';
 
 /**
  * The landing page's hero: the slogan and, beside it, the booking form (`form`), or the slogan
@@ -26,16 +25,5 @@ export function LandingHero({ form }: { form: ReactNode }) {
         </Grid>
       </Container>
     </Box>
-  );
-}
-
-/** The booking form's shape while the session is asked for and while the form's code loads (issue 17). */
-export function HeroFormPlaceholder() {
-  return (
-    <Paper sx={{ p: { xs: 2, md: 3 } }}>
-      {/* The form's title line (an h6, 32 px, and the gap below it), so the hero does not move when the form arrives. */}
-      <Skeleton variant="text" width="40%" height={32} sx={{ mb: 2 }} />
-      <FormSkeleton />
-    </Paper>
   );
 }

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
 import { useInstallPrompt } from './install-prompt';
-import { HeroFormPlaceholder, LandingHero } from './LandingHero';
+import { LandingHero } from './LandingHero';
 
 const HIGHLIGHTS = [
   { key: 'live', icon: <BoltIcon fontSize="large" color="primary" /> },
@@ -30,9 +30,9 @@ const isWebLink = (href: string | undefined): href is string => {
 
 /**
  * The landing page: the hero with the slogan and the booking form, three product highlights, the
- * app download section. The booking form is the booking feature's; the app passes it in.
+ * app download section. The booking form and its placeholder are the booking feature's; the app passes them in.
  */
-export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) => ReactNode }) {
+export function LandingPage({ bookingForm, formPlaceholder }: { bookingForm: (me: User | null) => ReactNode; formPlaceholder: (signedIn: boolean) => ReactNode }) {
   const { t } = useTranslation();
   const { data: settings } = useSettings();
   const session = useMe();
@@ -44,8 +44,8 @@ export function LandingPage({ bookingForm }: { bookingForm: (me: User | null) =>
   // Section 2: visitors, riders and admins get the booking form; other roles the slogan alone.
   // Issue 17: while the session is asked for, the form's shape holds its place (most visitors get the form).
   let heroForm: ReactNode = null;
-  if (isPending) heroForm = <HeroFormPlaceholder />;
-  else if (showsHeroBookingForm(me?.usertype ?? null)) heroForm = <Suspense fallback={<HeroFormPlaceholder />}>{bookingForm(me ?? null)}</Suspense>;
+  if (isPending) heroForm = formPlaceholder(false);
+  else if (showsHeroBookingForm(me?.usertype ?? null)) heroForm = <Suspense fallback={formPlaceholder(Boolean(me))}>{bookingForm(me ?? null)}</Suspense>;
   const { canInstall, install } = useInstallPrompt();
   // Store links only for the stores the admin has set (section 3's AppleStoreLink, PlayStoreLink).
   const stores = [

@@ -1,0 +1,19 @@
+// Issue 21 point 5: the app's first two requests, the language files and the session, are made
+// while the app's script downloads instead of after it has run: a round trip and a download taken
+// off a phone's first view. src/api/early.ts hands each answer to the app, once.
+(function () {
+  var stored = null;
+  try {
+    stored = localStorage.getItem('rideway.language');
+  } catch {
+    // Storage refused (a privacy mode): the app asks for the default language itself.
+  }
+  var requests = new Map();
+  [
+    '/get_languages?messages=' + encodeURIComponent(stored || ''),
+    '/api/session',
+  ].forEach(function (url) {
+    requests.set(url, fetch(url, { credentials: 'same-origin' }));
+  });
+  window.ridewayEarly = requests;
+})();
