@@ -11,6 +11,17 @@ const withoutTheApp = async (page: Page) => {
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
 };
 
+/** Sums the page's layout shifts from its first paint on (the browser's layout-shift entries, as CLS counts them). */
+const watchLayoutShifts = (page: Page) =>
+  page.addInitScript(() => {
+    const shifts = { total: 0 };
+    Object.assign(window, { layoutShifts: shifts });
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.total += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+const layoutShifts = (page: Page) => page.evaluate(() => (window as unknown as { layoutShifts: { total: number } }).layoutShifts.total);
+
 for (const width of [375, 1280]) {
   test(`the slogan and the form's place show before the app's script, and nothing moves when it arrives, at ${width} px`, async ({ page }) => {
     await page.setViewportSize({ width, height: 800 });
@@ -25,20 +36,14 @@ for (const width of [375, 1280]) {
 
     const app = await page.context().newPage();
     await app.setViewportSize({ width, height: 800 });
-    await app.addInitScript(() => {
-      const shifts = { total: 0 };
-      Object.assign(window, { layoutShifts: shifts });
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.total += entry.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await watchLayoutShifts(app);
     await app.goto('/');
     await expect(app.getByRole('button', { name: 'Book', exact: true })).toBeVisible();
     await expect(app.getByRole('navigation').getByRole('link', { name: 'Login / Sign up' }).or(app.getByRole('button', { name: 'Open menu' }))).toBeVisible();
     // Where the server drew it, to the pixel (the form's button is a quarter pixel taller than its placeholder).
     const rounded = (box: { x: number; y: number; width: number; height: number } | null) => box && Object.fromEntries(Object.entries(box).map(([key, value]) => [key, Math.round(value)]));
     expect(rounded(await app.getByRole('heading', { level: 1 }).boundingBox())).toEqual(rounded(drawn));
-    expect(await app.evaluate(() => (window as unknown as { layoutShifts: { total: number } }).layoutShifts.total)).toBeLessThan(0.01);
+    expect(await layoutShifts(app)).toBeLessThan(0.01);
     await app.screenshot({ path: `screenshots/landing-with-the-app-${width}.png` });
   });
 }
@@ -53,20 +58,14 @@ test("a rider's page is drawn with the map's place in the form, and nothing move
   await page.screenshot({ path: 'screenshots/landing-before-the-app-rider-1280.png' });
   const drawn = await page.getByRole('heading', { level: 1 }).boundingBox();
   await page.unroute(/\/assets\/.*\.js$/);
-  await page.addInitScript(() => {
-    const shifts = { total: 0 };
-    Object.assign(window, { layoutShifts: shifts });
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) if (!entry.hadRecentInput) shifts.total += entry.value;
-    }).observe({ type: 'layout-shift', buffered: true });
-  });
+  await watchLayoutShifts(page);
   await page.goto('/');
   await expect(page.getByRole('region', { name: 'Map of the pickup and drop' })).toBeVisible();
   await expect(page.getByRole('button', { name: 'Book', exact: true })).toBeVisible();
   const rounded = (box: { x: number; y: number } | null) => box && [Math.round(box.x), Math.round(box.y)];
   expect(rounded(await page.getByRole('heading', { level: 1 }).boundingBox())).toEqual(rounded(drawn));
   // Spec section 2's rider sees the whole form; the shift measured is the page's own, from its first paint.
-  expect(await page.evaluate(() => (window as unknown as { layoutShifts: { total: number } }).layoutShifts.total)).toBeLessThan(0.01);
+  expect(await layoutShifts(page)).toBeLessThan(0.01);
   await page.screenshot({ path: 'screenshots/landing-with-the-app-rider-1280.png' });
 });
 
