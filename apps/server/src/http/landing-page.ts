@@ -66,6 +66,9 @@ export class LandingPages {
 
   /** Sends the page for `view`, compressed as the browser accepts; never cached by anyone, it follows the session and the language. */
   async send(request: FastifyRequest, reply: FastifyReply, view: LandingView): Promise<void> {
+    // Compared by its text rather than keyed on the languages' cache generation: with the read cache
+    // off (its bus down), a generation would not see another process's edit. Filling is a replace
+    // over about 10 KB; compressing, the costly part, happens only when the text changed.
     const html = await this.fill(view);
     const key = `${view.language.code} ${String(view.signedIn)}`;
     let page = this.filled.get(key);

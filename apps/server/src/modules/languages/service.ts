@@ -1,5 +1,4 @@
 import type { LanguageFile } from '@rideway/contract';
-import { DEFAULT_LANGUAGE } from '@rideway/domain';
 import { asc } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import { languages } from '../../db/schema';
@@ -7,6 +6,7 @@ import { dataChanged, readThrough } from '../../db/read-cache';
 import { ar } from './messages/ar';
 import { en } from './messages/en';
 import { es } from './messages/es';
+import { pickLanguage, type PickedLanguage } from './pick';
 
 /** The shipped languages: English first (the default), Arabic (right to left), Spanish. */
 const BUILT_IN_LANGUAGES = [
@@ -36,15 +36,7 @@ export async function languageMap(db: Db, withMessages?: readonly string[]): Pro
   return Object.fromEntries(rows.map((row) => [row.code, { name: row.name, dir: row.dir as LanguageFile['dir'], default: row.isDefault, messages: carries(row) ? row.messages : {} }]));
 }
 
-/**
- * The language a page is written in for a visitor who chose `wanted` (the app's language cookie):
- * that one where it exists here, else the default. Its messages come over the default's and the
- * shipped English, so a text is never missing.
- */
-export async function pageLanguage(db: Db, wanted: string | undefined): Promise<{ code: string; dir: 'ltr' | 'rtl'; messages: Record<string, string> }> {
-  const files = await languageMap(db, wanted ? [wanted] : []);
-  const fallback = Object.entries(files).find(([, file]) => file.default)?.[0] ?? DEFAULT_LANGUAGE;
-  // Own keys only: a cookie saying "__proto__" or "constructor" is not a language.
-  const code = wanted !== undefined && Object.hasOwn(files, wanted) ? wanted : fallback;
-  return { code, dir: files[code]?.dir === 'rtl' ? 'rtl' : 'ltr', messages: { ...en, ...files[fallback]?.messages, ...files[code]?.messages } };
+/** The language a page is written in for a visitor who chose `wanted` (the app's language cookie), by the rule of pick.ts. */
+export async function pageLanguage(db: Db, wanted: string | undefined): Promise<PickedLanguage> {
+  return pickLanguage(await languageMap(db, wanted ? [wanted] : []), wanted);
 }

@@ -1,10 +1,9 @@
 import type { MessageKey } from '@rideway/contract';
-import { DEFAULT_LANGUAGE } from '@rideway/domain';
-import { eq, inArray, or } from 'drizzle-orm';
+import { eq, or } from 'drizzle-orm';
 import { createInstance, type TFunction } from 'i18next';
 import type { Db, Tx } from '../../db/client';
 import { languages, users } from '../../db/schema';
-import { en } from '../languages/messages/en';
+import { pickLanguage } from '../languages/pick';
 
 /**
  * Issue 19: push, SMS and mail texts are written in the recipient's language, from the same
@@ -19,25 +18,19 @@ export type TextValues = Record<string, string | number>;
 /** Renders message keys in one language; says which language that is and its writing direction (for HTML mail). */
 export type Render = ((key: MessageKey, values?: TextValues) => string) & { language: string; dir: 'ltr' | 'rtl' };
 
-/** Builds the renderer for a language from the stored files (that language's and English). */
+/** Builds the renderer for a language from the stored files (that language's and the default's), by pickLanguage's rule. */
 export async function renderIn(db: Db | Tx, language: string | null | undefined): Promise<Render> {
-  const wanted = language ?? DEFAULT_LANGUAGE;
   const rows = await db
-    .select({ code: languages.code, dir: languages.dir, messages: languages.messages })
+    .select({ code: languages.code, dir: languages.dir, default: languages.isDefault, messages: languages.messages })
     .from(languages)
-    .where(or(inArray(languages.code, [wanted, DEFAULT_LANGUAGE]), eq(languages.isDefault, true)));
-  const resources: Record<string, { translation: Record<string, string> }> = { [DEFAULT_LANGUAGE]: { translation: { ...en } } };
-  for (const row of rows) {
-    resources[row.code] = { translation: row.code === DEFAULT_LANGUAGE ? { ...en, ...row.messages } : row.messages };
-  }
-  const chosen = wanted in resources ? wanted : DEFAULT_LANGUAGE;
-  const dir: Render['dir'] = rows.find((row) => row.code === chosen)?.dir === 'rtl' ? 'rtl' : 'ltr';
+    .where(language ? or(eq(languages.code, language), eq(languages.isDefault, true)) : eq(languages.isDefault, true));
+  const { code: chosen, dir, messages } = pickLanguage(Object.fromEntries(rows.map((row) => [row.code, row])), language);
   const i18n = createInstance();
   // Synchronous: the resources are in memory, so init finishes before it returns.
   void i18n.init({
-    resources,
+    // pickLanguage has laid the fallbacks under the chosen language's messages already.
+    resources: { [chosen]: { translation: messages } },
     lng: chosen,
-    fallbackLng: DEFAULT_LANGUAGE,
     initAsync: false,
     // Texts go to SMS, push and plain-text mail; the HTML receipt escapes what it puts in.
     interpolation: { escapeValue: false },
@@ -53,10 +46,10 @@ export async function isLanguage(db: Db | Tx, code: string): Promise<boolean> {
   return (await db.select({ code: languages.code }).from(languages).where(eq(languages.code, code)).limit(1)).length > 0;
 }
 
-/** The language a user reads messages in: the one chosen in the app, else the default. */
-export async function languageOf(db: Db | Tx, uid: string): Promise<string> {
+/** The language a user chose in the app; null when none was (they read the default). */
+export async function languageOf(db: Db | Tx, uid: string): Promise<string | null> {
   const row = (await db.select({ language: users.language }).from(users).where(eq(users.id, uid)).limit(1))[0];
-  return row?.language ?? DEFAULT_LANGUAGE;
+  return row?.language ?? null;
 }
 
 /** The renderer for a user's language. */
