@@ -132,7 +132,7 @@ async function step(name: CityStep, method: string, path: string, token: string,
       key = newKey();
       continue;
     }
-    fail(`${name} ${String(answer.status)} ${JSON.stringify(answer.json).slice(0, 160)}`);
+    fail(`${name} ${path} ${String(answer.status)} ${JSON.stringify(answer.json).slice(0, 160)}`);
     return { ok: false, json: answer.json };
   }
 }
@@ -253,6 +253,7 @@ async function trip(riderToken: string, n: number, pickupOf?: number): Promise<b
     return false;
   }
   latencies.offer.push(performance.now() - waited);
+  if (process.env.CITY_DEBUG) console.error(`driver ${String(driver.index)} takes ${id} at ${String(Math.round(performance.now()))}`);
   let freed = false;
   try {
     for (const [name, body] of [['accept', {}], ['arrive', {}], ['start', {}], ['reach', {}]] as const) {
@@ -262,6 +263,7 @@ async function trip(riderToken: string, n: number, pickupOf?: number): Promise<b
     // The pay step frees the driver: an offer it hears from now on comes after that commit.
     freed = true;
     driver.busy = false;
+    if (process.env.CITY_DEBUG) console.error(`driver ${String(driver.index)} pays ${id} at ${String(Math.round(performance.now()))}`);
     if (!(await step('pay', 'POST', `/api/bookings/${id}/pay`, driver.token, { payment_mode: 'cash' }, id)).ok) return false;
   } finally {
     if (!freed) driver.busy = false;
