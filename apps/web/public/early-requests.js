@@ -4,6 +4,7 @@
 (function () {
   var stored = null;
   try {
+    // The key src/i18n/languages.ts keeps the chosen language under (STORED); this plain script cannot import it.
     stored = localStorage.getItem('rideway.language');
   } catch {
     // Storage refused (a privacy mode): the app asks for the default language itself.

@@ -1,8 +1,8 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { startingSession } from './api/session';
+import { sessionQuery } from './api/session';
 import { App, Starting } from './app/App';
-import { startWithSession } from './app/Providers';
+import { queryClient } from './app/query-client';
 import { startI18n } from './i18n/languages';
 
 const container = document.getElementById('root');
@@ -13,9 +13,9 @@ if (container) {
   if (!container.hasChildNodes()) root.render(<Starting />);
   // The session is asked for beside the languages, so the first render draws the page for who is
   // there (a rider's booking form has a map a visitor's has not) and nothing moves after it.
-  Promise.all([startI18n(), startingSession()]).then(
-    ([languages, user]) => {
-      startWithSession(user);
+  // When the session cannot be asked for, the app's own query asks again as it renders.
+  Promise.all([startI18n(), queryClient.query(sessionQuery).catch(() => undefined)]).then(
+    ([languages]) => {
       // The first render is a transition, so React yields to the browser every few milliseconds
       // instead of holding the main thread for the whole tree (a phone's blocking time).
       startTransition(() => { root.render(<StrictMode><App languages={languages} /></StrictMode>); });

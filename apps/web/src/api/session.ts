@@ -1,5 +1,5 @@
 import type { User } from '@rideway/contract';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { SESSION_STALE_MS } from '../config/ui-constants';
 import { api } from './client';
 import { takeEarly } from './early';
@@ -10,28 +10,23 @@ import { SETTINGS } from './settings';
 /** The signed-in user's query: every sign-in and profile save writes its answer here. */
 export const ME = ['me'] as const;
 
-/** The signed-in user, or null for a visitor; undefined while it is not known yet. */
-export function useMe() {
-  return useQuery({
-    queryKey: ME,
-    // GET /api/session answers a visitor with null rather than a 401: no failing request on a public page.
-    queryFn: async () => (await api<{ user: User | null }>('/api/session')).user,
-    staleTime: SESSION_STALE_MS,
-  });
+/**
+ * GET /api/session, taking the answer public/early-requests.js asked for while the app's script
+ * downloaded when there is one (issue 21 point 5). It answers a visitor with null rather than a
+ * 401: no failing request on a public page.
+ */
+async function readSession(): Promise<User | null> {
+  const early = await takeEarly('/api/session');
+  const answer = early ? ((await early.json()) as { user: User | null }) : await api<{ user: User | null }>('/api/session');
+  return answer.user;
 }
 
-/**
- * The session's user as the app starts (the early request's answer when there is one), so its
- * first render knows who is there: null for a visitor, undefined when it could not be asked (the
- * app's query asks again).
- */
-export async function startingSession(): Promise<User | null | undefined> {
-  try {
-    const early = await takeEarly('/api/session');
-    return early ? ((await early.json()) as { user: User | null }).user : (await api<{ user: User | null }>('/api/session')).user;
-  } catch {
-    return undefined;
-  }
+/** The signed-in user, or null for a visitor; main.tsx fetches it before the first render. */
+export const sessionQuery = queryOptions({ queryKey: ME, queryFn: readSession, staleTime: SESSION_STALE_MS });
+
+/** The signed-in user, or null for a visitor; undefined while it is not known yet. */
+export function useMe() {
+  return useQuery(sessionQuery);
 }
 
 export function useLogin() {

@@ -1,7 +1,6 @@
 import { CacheProvider } from '@emotion/react';
-import type { User } from '@rideway/contract';
 import { CssBaseline, ThemeProvider } from '@mui/material';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { onLiveSessionEnded } from '../api/live';
@@ -10,18 +9,13 @@ import { ME } from '../api/session';
 import type { Language } from '../i18n/languages';
 import { emotionCache } from './emotion-cache';
 import { LanguagesContext } from './languages-context';
+import { queryClient } from './query-client';
 import { makeTheme } from './theme';
 
-const queryClient = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 const caches = {
   ltr: emotionCache('ltr'),
   rtl: emotionCache('rtl'),
 };
-
-/** The session's user as the app starts (main.tsx), so the first render knows who is there; undefined leaves it to the query. */
-export function startWithSession(user: User | null | undefined): void {
-  if (user !== undefined) queryClient.setQueryData(ME, user);
-}
 
 /** Query cache, theme, the page's direction (which follows the chosen language) and the notices of issue 17. */
 export function Providers({ languages, children }: { languages: Language[]; children: ReactNode }) {

@@ -7,6 +7,7 @@ import { takeEarly } from '../api/early';
 export type Language = { code: string; name: string; dir: 'ltr' | 'rtl'; default: boolean };
 type LanguageFile = Omit<Language, 'code'> & { messages: Record<string, string> };
 
+// public/early-requests.js reads the same key before the app loads: change both together.
 const STORED = 'rideway.language';
 const YEAR_S = 365 * 24 * 60 * 60;
 
