@@ -1,7 +1,8 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { rowsOf } from '../../src/db/client';
 import { languages, sessions, settings } from '../../src/db/schema';
 import { SESSION_CACHE_MS } from '../../src/http/session-cache';
 import { createSession, hashToken } from '../../src/modules/accounts/sessions';
@@ -157,6 +158,24 @@ describe.each(ENGINES)('caches of read-mostly data and sessions on %s (issue 21)
     await installLanguages(t.db);
     expect(await names()).toEqual(shipped);
     expect((await t.db.select({ name: languages.name }).from(languages).where(eq(languages.code, 'en')))[0]?.name).toBe('English');
+  });
+
+  it('installs the languages again (a restart) without writing a file that has not changed, and writes back one that has', async () => {
+    // xmin is the transaction that last wrote a row: unchanged means not written.
+    const versions = async () => Object.fromEntries(rowsOf<{ code: string; xmin: string }>(await t.db.execute(sql`select code, xmin::text as xmin from languages order by code`)).map((row) => [row.code, row.xmin]));
+    await installLanguages(t.db);
+    const before = await versions();
+    await installLanguages(t.db);
+    expect(await versions()).toEqual(before);
+    await t.db.update(languages).set({ messages: { welcome: 'An old file' } }).where(eq(languages.code, 'es'));
+    const edited = await versions();
+    await installLanguages(t.db);
+    const after = await versions();
+    expect(after.es).not.toBe(edited.es);
+    expect({ ar: after.ar, en: after.en }).toEqual({ ar: before.ar, en: before.en });
+    const spanish = (await t.db.select({ messages: languages.messages }).from(languages).where(eq(languages.code, 'es')))[0]?.messages;
+    expect(spanish?.welcome).not.toBe('An old file');
+    expect(Object.keys(spanish ?? {}).length).toBeGreaterThan(100);
   });
 
   describe('sessions of hot routes', () => {
