@@ -21,7 +21,11 @@ const PER_ADDRESS = 14_000;
 const RETRY_MS = [250, 500, 1000, 2000, 4000, 8000];
 
 /** `cursor`: the newest event seen on `user:me`, where a reconnected socket resumes. */
-type Driver = { index: number; token: string; ws: WebSocket | null; busy: boolean; address: string; cursor?: number };
+/**
+ * A simulated driver. `paying` is set while its trip's pay step is unanswered: it is still on that
+ * trip for the server until the pay commits, so an offer it hears meanwhile waits in `deferred`.
+ */
+type Driver = { index: number; token: string; ws: WebSocket | null; busy: boolean; paying: boolean; deferred: string[]; address: string; cursor?: number };
 type Claim = { driver?: Driver; resolve?: (driver: Driver) => void };
 
 const send = (message: CityReport) => process.send?.(message);
@@ -143,6 +147,7 @@ const claims = new Map<string, Claim>();
 const ended = new Set<string>();
 function heardOffer(driver: Driver, bookingId: string): void {
   if (process.env.CITY_DEBUG) console.error(`offer ${bookingId} to ${String(driver.index)} busy=${String(driver.busy)} claimed=${String(Boolean(claims.get(bookingId)?.driver))} at ${String(Math.round(performance.now()))}`);
+  if (driver.busy && driver.paying) driver.deferred.push(bookingId);
   if (driver.busy || ended.has(bookingId)) return;
   const claim = claims.get(bookingId);
   if (claim?.driver) return;
@@ -166,7 +171,7 @@ function offeredTo(bookingId: string): Promise<Driver | undefined> {
 }
 
 const addresses = Math.max(2, Math.ceil(driverCount / PER_ADDRESS));
-const drivers: Driver[] = Array.from({ length: driverCount }, (_, i) => ({ index: i + 1, token: cityDriverToken(stamp, i + 1), ws: null, busy: false, address: `127.0.0.${String(2 + (i % addresses))}` }));
+const drivers: Driver[] = Array.from({ length: driverCount }, (_, i) => ({ index: i + 1, token: cityDriverToken(stamp, i + 1), ws: null, busy: false, paying: false, deferred: [], address: `127.0.0.${String(2 + (i % addresses))}` }));
 
 function reportPosition(driver: Driver): void {
   if (driver.ws?.readyState !== WebSocket.OPEN) return;
@@ -237,6 +242,13 @@ const near = (index: number, km: number) => {
   return { lat: home.lat + km / 111, lng: home.lng + km / 70 };
 };
 
+/** The driver is idle again, and takes up an offer it heard while its pay was unanswered. */
+function freeDriver(driver: Driver): void {
+  driver.busy = false;
+  driver.paying = false;
+  for (const bookingId of driver.deferred.splice(0)) heardOffer(driver, bookingId);
+}
+
 /** One whole trip of `rider` (its token); answers whether it completed. */
 async function trip(riderToken: string, n: number, pickupOf?: number): Promise<boolean> {
   const spot = pickupOf ?? 1 + ((n * 7919) % driverCount);
@@ -260,13 +272,18 @@ async function trip(riderToken: string, n: number, pickupOf?: number): Promise<b
       if (!(await step(name, 'POST', `/api/bookings/${id}/${name}`, driver.token, body, id)).ok) return false;
       if (stepPauseMs > 0) await pause(stepPauseMs);
     }
-    // The pay step frees the driver: an offer it hears from now on comes after that commit.
+    // The pay step frees the driver once it is answered, as a driver's app would: until then the
+    // server may still hold it on this trip (a pay request lost with a killed process is sent
+    // again later), and accepting another would be refused with driver_busy. An offer heard while
+    // the pay is unanswered (the server's, sent right after the pay commits) is taken up after it.
+    driver.paying = true;
+    const paid = (await step('pay', 'POST', `/api/bookings/${id}/pay`, driver.token, { payment_mode: 'cash' }, id)).ok;
+    if (process.env.CITY_DEBUG) console.error(`driver ${String(driver.index)} paid ${id} at ${String(Math.round(performance.now()))}`);
+    freeDriver(driver);
     freed = true;
-    driver.busy = false;
-    if (process.env.CITY_DEBUG) console.error(`driver ${String(driver.index)} pays ${id} at ${String(Math.round(performance.now()))}`);
-    if (!(await step('pay', 'POST', `/api/bookings/${id}/pay`, driver.token, { payment_mode: 'cash' }, id)).ok) return false;
+    if (!paid) return false;
   } finally {
-    if (!freed) driver.busy = false;
+    if (!freed) freeDriver(driver);
     claims.delete(id);
     ended.add(id);
   }
