@@ -6,6 +6,11 @@ import { signIn } from '../support/session';
  * booking form's placeholder) in the visitor's language, so a phone paints it before the app's
  * script has arrived; the app then takes over where everything stands, with no layout shift.
  */
+// The app's service worker serves the scripts it has cached from its own cache, where a page's
+// routes never see them: once it controlled the page, "without the app" still had the app (a driver's
+// page rendered by the app, in one CI run). These tests are about what the server sends.
+test.use({ serviceWorkers: 'block' });
+
 const withoutTheApp = async (page: Page) => {
   // The app's own scripts never arrive: what shows is the server's page alone.
   await page.route(/\/assets\/.*\.js$/, (route) => route.abort());
