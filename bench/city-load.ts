@@ -266,7 +266,6 @@ async function trip(riderToken: string, n: number, pickupOf?: number): Promise<b
   }
   latencies.offer.push(performance.now() - waited);
   if (process.env.CITY_DEBUG) console.error(`driver ${String(driver.index)} takes ${id} at ${String(Math.round(performance.now()))}`);
-  let freed = false;
   try {
     for (const [name, body] of [['accept', {}], ['arrive', {}], ['start', {}], ['reach', {}]] as const) {
       if (!(await step(name, 'POST', `/api/bookings/${id}/${name}`, driver.token, body, id)).ok) return false;
@@ -279,11 +278,10 @@ async function trip(riderToken: string, n: number, pickupOf?: number): Promise<b
     driver.paying = true;
     const paid = (await step('pay', 'POST', `/api/bookings/${id}/pay`, driver.token, { payment_mode: 'cash' }, id)).ok;
     if (process.env.CITY_DEBUG) console.error(`driver ${String(driver.index)} paid ${id} at ${String(Math.round(performance.now()))}`);
-    freeDriver(driver);
-    freed = true;
     if (!paid) return false;
   } finally {
-    if (!freed) freeDriver(driver);
+    // After the pay's answer, or after a step that failed.
+    freeDriver(driver);
     claims.delete(id);
     ended.add(id);
   }

@@ -16,10 +16,7 @@ export type PickedLanguage = { code: string; dir: 'ltr' | 'rtl'; messages: Recor
 export function pickLanguage(files: Readonly<Record<string, StoredLanguage>>, wanted: string | null | undefined): PickedLanguage {
   const fallback = Object.entries(files).find(([, file]) => file.default)?.[0] ?? DEFAULT_LANGUAGE;
   // Own keys only: a cookie or a stored choice saying "__proto__" or "constructor" is not a language.
-  const code = typeof wanted === 'string' && Object.hasOwn(files, wanted) ? wanted : fallback;
-  return {
-    code,
-    dir: files[code]?.dir === 'rtl' ? 'rtl' : 'ltr',
-    messages: { ...en, ...(Object.hasOwn(files, fallback) ? files[fallback]?.messages : {}), ...(Object.hasOwn(files, code) ? files[code]?.messages : {}) },
-  };
+  const own = (key: string): StoredLanguage | undefined => (Object.hasOwn(files, key) ? files[key] : undefined);
+  const code = typeof wanted === 'string' && own(wanted) ? wanted : fallback;
+  return { code, dir: own(code)?.dir === 'rtl' ? 'rtl' : 'ltr', messages: { ...en, ...own(fallback)?.messages, ...own(code)?.messages } };
 }
