@@ -1,6 +1,7 @@
 // Starting a server (or a baseline) as its own process for the benches that measure a process:
 // start time, resident memory, Lighthouse.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 
 export type ServerProcess = { child: ChildProcess; base: string; healthyAfterMs: number; stop: () => Promise<number> };
 
@@ -15,8 +16,17 @@ export type ServerProcess = { child: ChildProcess; base: string; healthyAfterMs:
  */
 const BENCH_ENV = { DEMO_DATA: '1', PAYMENT_SECRET: 'bench-only-payment-secret-0123456789', TWO_FACTOR_KEY: '0123456789abcdef'.repeat(4) };
 
+/** A loopback port the system hands out as free: a port drawn from a fixed range can meet the machine's own services (epmd listens on 4369). */
+async function systemPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
 export async function startProcess(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<ServerProcess> {
-  const port = 4300 + Math.floor(Math.random() * 900);
+  const port = await systemPort();
   const started = performance.now();
   const child = spawn(command, args, { cwd, detached: true, stdio: 'ignore', env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...BENCH_ENV, ...env } });
   const exited = new Promise<void>((resolve) => child.once('exit', () => { resolve(); }));

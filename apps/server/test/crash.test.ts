@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { BOOKING_STATUSES } from '@rideway/domain';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './free-port';
 import { createDemoDatabase } from './postgres';
 import { startSourceServer, waitForHealth } from './server-process';
 
@@ -12,8 +13,9 @@ import { startSourceServer, waitForHealth } from './server-process';
  * missing. Runs on the real PostgreSQL (DATABASE_URL), whose commits survive a kill.
  */
 const serverUrl = process.env.DATABASE_URL;
-const port = 3400 + Math.floor(Math.random() * 500);
-const base = `http://127.0.0.1:${port}`;
+// Set in beforeAll to a port the system hands out as free (a fixed range once met the machine's own services).
+let port = 0;
+let base = '';
 
 function startServer(databaseUrl: string): ChildProcess {
   // Every demo driver gets each offer, so both streams' drivers can always accept.
@@ -31,6 +33,8 @@ describe.skipIf(!serverUrl)('a server killed mid-stream and restarted on the sam
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${String(port)}`;
     const created = await createDemoDatabase(serverUrl ?? '', 'crash');
     databaseUrl = created.url;
     dropDatabase = created.drop;

@@ -2,6 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './free-port';
 import { createDemoDatabase } from './postgres';
 import { startSourceServer, waitForHealth } from './server-process';
 
@@ -12,8 +13,9 @@ import { startSourceServer, waitForHealth } from './server-process';
  * PostgreSQL (DATABASE_URL), whose commits survive a kill.
  */
 const serverUrl = process.env.DATABASE_URL;
-const port = 3900 + Math.floor(Math.random() * 500);
-const base = `http://127.0.0.1:${port}`;
+// Set in beforeAll to a port the system hands out as free (a fixed range once met the machine's own services).
+let port = 0;
+let base = '';
 
 function startServer(databaseUrl: string): ChildProcess {
   return startSourceServer(port, { DATABASE_URL: databaseUrl, REDIS_URL: '', RATE_LIMITS: 'off' });
@@ -33,6 +35,8 @@ describe.skipIf(!serverUrl)('Idempotency-Key across a server killed mid-stream (
   let server: ChildProcess | undefined;
 
   beforeAll(async () => {
+    port = await freePort();
+    base = `http://127.0.0.1:${String(port)}`;
     const created = await createDemoDatabase(serverUrl ?? '', 'idem');
     databaseUrl = created.url;
     dropDatabase = created.drop;

@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { freePort } from './free-port';
 import { createDemoDatabase } from './postgres';
 import { startSourceServer, waitForHealth } from './server-process';
 
@@ -8,7 +9,7 @@ export type ProcessIndex = 0 | 1;
 export type TwoProcessOptions = {
   /** More environment for both processes (a metrics token, a log level). */
   env?: Record<string, string>;
-  /** Keep what each process writes (its JSON log lines), for `output`. */
+  /** Keep what each process writes to stdout (its JSON log lines), for `output`; stderr is always kept, for a start that fails. */
   keepOutput?: boolean;
 };
 
@@ -16,14 +17,19 @@ export type TwoProcessOptions = {
  * Two real server processes (`src/main.ts`) on one new PostgreSQL database with the demo data and
  * one Redis (under a prefix of their own): what the multi-process tests start, call and stop.
  */
-export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: string, portBase: number, options: TwoProcessOptions = {}) {
+export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: string, options: TwoProcessOptions = {}) {
   const prefix = `rideway-test-${randomUUID().slice(0, 8)}`;
-  const ports = [portBase + Math.floor(Math.random() * 400), portBase + 500 + Math.floor(Math.random() * 400)] as const;
+  // Ports the system hands out as free, taken at start: a port drawn from a fixed range once landed
+  // on the machine's PostgreSQL (5432) and the server exited at start.
+  let ports: readonly [number, number] | undefined;
   const servers: ChildProcess[] = [];
   const outputs: [string[], string[]] = [[], []];
   let dropDatabase = () => Promise.resolve();
 
-  const base = (index: ProcessIndex) => `http://127.0.0.1:${String(ports[index])}`;
+  const base = (index: ProcessIndex) => {
+    if (!ports) throw new Error('twoProcesses: not started');
+    return `http://127.0.0.1:${String(ports[index])}`;
+  };
   const call = async (index: ProcessIndex, method: string, path: string, token?: string, body?: unknown) => {
     const response = await fetch(`${base(index)}${path}`, {
       method,
@@ -37,8 +43,9 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
   const start = async () => {
     const created = await createDemoDatabase(databaseServerUrl, name);
     dropDatabase = created.drop;
+    ports = [await freePort(), await freePort()];
     for (const [index, port] of ports.entries()) {
-      const server = startSourceServer(port, { DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, DRIVER_TIMEOUT_S: '0', ...options.env }, options.keepOutput ? ['ignore', 'pipe', 'pipe'] : 'ignore');
+      const server = startSourceServer(port, { DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, DRIVER_TIMEOUT_S: '0', ...options.env }, ['ignore', options.keepOutput ? 'pipe' : 'ignore', 'pipe']);
       // Read as it comes, so a full pipe never stalls the process.
       const lines = outputs[index] ?? [];
       for (const stream of [server.stdout, server.stderr]) {

@@ -13,7 +13,7 @@ const redisUrl = process.env.REDIS_URL;
  * on the same Redis channel), never for a fixed time. A revoked session is refused by both.
  */
 describe.skipIf(!serverUrl || !redisUrl)('caches across two server processes (issue 21)', () => {
-  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'caches', 5900);
+  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'caches');
   const { call, login } = processes;
   const listener = new Redis(redisUrl ?? '');
   const publisher = new Redis(redisUrl ?? '');

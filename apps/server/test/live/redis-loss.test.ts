@@ -20,7 +20,7 @@ const HANG_MS = 8000;
  * `cutAtStart`), started before the describe's tests and stopped after them, with the live
  * clients the tests opened.
  */
-function behindRelay(name: string, portBase: number, options: { cutAtStart?: boolean } = {}) {
+function behindRelay(name: string, options: { cutAtStart?: boolean } = {}) {
   let relay: TcpRelay | undefined;
   let processes: ReturnType<typeof twoProcesses> | undefined;
   const clients: LiveClient[] = [];
@@ -31,7 +31,7 @@ function behindRelay(name: string, portBase: number, options: { cutAtStart?: boo
   beforeAll(async () => {
     relay = await tcpRelay(new URL(redisUrl ?? ''), 6379);
     if (options.cutAtStart) await relay.vanish();
-    processes = twoProcesses(serverUrl ?? '', relay.url, name, portBase, { env: { METRICS_TOKEN, LOG_LEVEL: 'warn' }, keepOutput: true });
+    processes = twoProcesses(serverUrl ?? '', relay.url, name, { env: { METRICS_TOKEN, LOG_LEVEL: 'warn' }, keepOutput: true });
     await processes.start();
   }, 180_000);
   afterAll(async () => {
@@ -56,7 +56,7 @@ function behindRelay(name: string, portBase: number, options: { cutAtStart?: boo
  * other process's sockets, from the database; once it is back, nothing was delivered twice.
  */
 describe.skipIf(!serverUrl || !redisUrl)('Redis lost under two server processes (issue 23 point 4)', () => {
-  const setup = behindRelay('redisloss', 6900);
+  const setup = behindRelay('redisloss');
   const { live } = setup;
   let relay: TcpRelay;
   let processes: ReturnType<typeof twoProcesses>;
@@ -170,7 +170,7 @@ describe.skipIf(!serverUrl || !redisUrl)('Redis lost under two server processes 
  * answers, without a restart. It used to exit at start.
  */
 describe.skipIf(!serverUrl || !redisUrl)('two server processes started while Redis is out of reach (issue 23 point 4)', () => {
-  const setup = behindRelay('redisstart', 5900, { cutAtStart: true });
+  const setup = behindRelay('redisstart', { cutAtStart: true });
 
   it('starts ready but degraded, takes positions and books, then joins Redis once it answers', async () => {
     const { relay, processes } = setup.started();

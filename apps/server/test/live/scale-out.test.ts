@@ -10,7 +10,7 @@ const redisUrl = process.env.REDIS_URL;
  * the events are shared, so a client of one process sees what a request to the other changed.
  */
 describe.skipIf(!serverUrl || !redisUrl)('two server processes on one PostgreSQL and one Redis', () => {
-  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'scale', 4100);
+  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'scale');
   const { base, call, login } = processes;
   const clients: LiveClient[] = [];
   const live = async (index: 0 | 1, token: string) => {

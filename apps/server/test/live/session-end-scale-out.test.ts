@@ -13,7 +13,7 @@ type Message = { type: string; topic?: string; event?: string };
  * reaches only the socket of the session still signed in.
  */
 describe.skipIf(!serverUrl || !redisUrl)('a logout on one server process closes the socket held by another (issue 15)', () => {
-  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'sessend', 5100);
+  const processes = twoProcesses(serverUrl ?? '', redisUrl ?? '', 'sessend');
   const { base, call, login } = processes;
   const sockets: WebSocket[] = [];
 
