@@ -72,4 +72,6 @@ VOLUME ["/app/data"]
 HEALTHCHECK --interval=15s --timeout=5s --start-period=120s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 3000) + '/api/health/live').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # node itself is PID 1 and handles SIGTERM (a graceful shutdown bounded by SHUTDOWN_GRACE_MS).
-CMD ["node", "--enable-source-maps", "dist/main.js"]
+# A young generation of 4 MB a half instead of 16: 20 to 25 MB less resident, same throughput
+# (docs/decisions.md, "The server's young generation"); every way of starting the server says the same.
+CMD ["node", "--enable-source-maps", "--max-semi-space-size=4", "dist/main.js"]

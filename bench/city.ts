@@ -29,7 +29,7 @@ import { cityDriverToken, cityRiderToken, CITY_STEPS, type CityCommand, type Cit
 import { seedCity } from './city-seed';
 import { pgConnection, queryLogModule, replayBare, type Connection, type Statement } from './city-replay';
 import { profileSummary } from './city-profile';
-import { startProcess, type ServerProcess } from './server-process';
+import { SERVER_NODE_ARGS, startProcess, type ServerProcess } from './server-process';
 
 const ROOT = join(import.meta.dirname, '..');
 const SERVER_DIR = join(ROOT, 'apps', 'server');
@@ -164,12 +164,12 @@ async function city(engine: 'postgres' | 'pglite', drivers: number): Promise<Row
   try {
     // A first start migrates and seeds the demo; the city is cloned from it with the server stopped
     // (PGlite has one process at a time), then the measured server starts with the query log.
-    await (await startProcess(process.execPath, ['dist/main.js'], SERVER_DIR, env)).stop();
+    await (await startProcess(process.execPath, [...SERVER_NODE_ARGS, 'dist/main.js'], SERVER_DIR, env)).stop();
     await seedCity({ databaseUrl: databaseUrl || undefined, dataDir, stamp, drivers, riders: riderRows });
     const logFile = join(work, 'trip-sql.json');
     const hook = join(work, 'query-log.mjs');
     writeFileSync(hook, queryLogModule(logFile));
-    const [command, args] = withOpenFiles(['--import', hook, ...serverArgs, 'dist/main.js']);
+    const [command, args] = withOpenFiles(['--import', hook, ...SERVER_NODE_ARGS, ...serverArgs, 'dist/main.js']);
     const serverStarted = Date.now();
     const server = await startProcess(command, args, SERVER_DIR, env);
     let peakRssMb = 0;

@@ -14,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import pg from 'pg';
-import { startProcess, type ServerProcess } from './server-process';
+import { SERVER_NODE_ARGS, startProcess, type ServerProcess } from './server-process';
 
 const ROOT = join(import.meta.dirname, '..');
 const CLIENTS = 200;
@@ -80,7 +80,7 @@ async function signIn(base: string, email: string, password: string): Promise<st
 async function crowd(engine: 'pglite' | 'postgres', databaseUrl: string): Promise<Row[]> {
   const dataDir = mkdtempSync(join(tmpdir(), 'rideway-bench-crowd-'));
   const serverArgs = (process.env.CROWD_SERVER_ARGS ?? '').split(' ').filter(Boolean);
-  const server = await startProcess(process.execPath, [...serverArgs, 'dist/main.js'], join(ROOT, 'apps', 'server'), { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: '', RATE_LIMITS: 'off', LOG_LEVEL: 'error' });
+  const server = await startProcess(process.execPath, [...SERVER_NODE_ARGS, ...serverArgs, 'dist/main.js'], join(ROOT, 'apps', 'server'), { DATA_DIR: dataDir, DATABASE_URL: databaseUrl, REDIS_URL: '', RATE_LIMITS: 'off', LOG_LEVEL: 'error' });
   try {
     const admin = await signIn(server.base, 'admin@rideway.demo', 'demo123');
     // A rider per client: book-later has a per-rider cap, and each rider's bookings are its own.

@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { desktopConfig, type Flags, type RunnerResult } from 'lighthouse';
-import { startProcess } from './server-process';
+import { SERVER_NODE_ARGS, startProcess } from './server-process';
 
 const ROOT = join(import.meta.dirname, '..');
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -45,7 +45,7 @@ async function measure(): Promise<boolean> {
   const built = spawnSync(process.execPath, ['scripts/build-if-changed.mjs'], { cwd: ROOT, stdio: 'inherit' });
   if (built.status !== 0) throw new Error('the build failed');
   const dataDir = mkdtempSync(join(tmpdir(), 'rideway-bench-lighthouse-'));
-  const server = await startProcess(process.execPath, ['dist/main.js'], join(ROOT, 'apps', 'server'), { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' });
+  const server = await startProcess(process.execPath, [...SERVER_NODE_ARGS, 'dist/main.js'], join(ROOT, 'apps', 'server'), { DATA_DIR: dataDir, DATABASE_URL: '', REDIS_URL: '' });
   const bare = createServer((_request, response) => { response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(BARE_PAGE); });
   await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve));
   const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu'] });

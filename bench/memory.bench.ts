@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startProcess } from './server-process';
+import { SERVER_NODE_ARGS, startProcess } from './server-process';
 
 const ROOT = join(import.meta.dirname, '..');
 const SERVER_DIR = join(ROOT, 'apps', 'server');
@@ -53,7 +53,7 @@ async function bareResident(): Promise<number> {
 }
 
 async function serverResident(env: Record<string, string>): Promise<{ seeded: number; warm: number }> {
-  const args = ['--enable-source-maps', 'dist/main.js'];
+  const args = [...SERVER_NODE_ARGS, 'dist/main.js'];
   const first = await startProcess(process.execPath, args, SERVER_DIR, { REDIS_URL: '', ...env });
   const seeded = residentMb(first.child.pid ?? 0);
   await first.stop();

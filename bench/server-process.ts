@@ -1,7 +1,19 @@
 // Starting a server (or a baseline) as its own process for the benches that measure a process:
 // start time, resident memory, Lighthouse.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+
+/**
+ * The node flags `npm start` runs the compiled server with (the root package's start script), so a
+ * bench measures the process an operator runs: `node ${SERVER_NODE_ARGS} dist/main.js`.
+ */
+export const SERVER_NODE_ARGS: readonly string[] = (() => {
+  const { scripts } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } };
+  const flags = /\bexec node ((?:--\S+ )*)dist\/main\.js\b/.exec(scripts.start)?.[1];
+  if (flags === undefined) throw new Error(`the start script runs no 'exec node … dist/main.js': ${scripts.start}`);
+  return flags.split(' ').filter(Boolean);
+})();
 
 export type ServerProcess = { child: ChildProcess; base: string; healthyAfterMs: number; stop: () => Promise<number> };
 

@@ -32,6 +32,7 @@ await build({
   format: 'esm',
   target: 'node20',
   sourcemap: true,
+  sourcesContent: false,
   // Code loaded by a dynamic import (an SDK used only when configured) goes in a chunk of its own,
   // so it and its packages load only when asked for.
   splitting: true,
