@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BOOKING_STATUSES, type BookingStatus } from './booking-status';
 import {
+  offerRefusal,
   planTransition,
   type AcceptingDriver,
   type Actor,
@@ -82,6 +83,18 @@ describe('section 4: the trip runs NEW -> ACCEPTED -> ARRIVED -> STARTED -> REAC
     });
     // A driver cannot accept in another driver's name.
     expect(planTransition(booking('NEW'), otherDriver, { type: 'accept', driver: acceptingDriver }, ctx)).toEqual({ ok: false, key: 'forbidden' });
+  });
+
+  it('offerRefusal: what refuses an accept from the booking alone, as accept itself refuses it', () => {
+    expect(offerRefusal(booking('NEW'), driver)).toEqual({ ok: true, value: null });
+    // Taken by another: the offers were withdrawn with the accept.
+    expect(offerRefusal(booking('ACCEPTED', { driver: 'driver-2' }), driver)).toEqual({ ok: false, key: 'not_found' });
+    expect(offerRefusal(booking('CANCELLED', { requestedDrivers: { 'driver-1': true } }), driver)).toEqual({ ok: false, key: 'invalid_transition' });
+    expect(offerRefusal(booking('NEW'), rider)).toEqual({ ok: false, key: 'forbidden' });
+    for (const facts of [booking('NEW'), booking('ACCEPTED', { driver: 'driver-2' }), booking('CANCELLED', { requestedDrivers: { 'driver-1': true } })]) {
+      const refused = offerRefusal(facts, driver);
+      if (!refused.ok) expect(planTransition(facts, driver, { type: 'accept', driver: acceptingDriver }, ctx)).toEqual(refused);
+    }
   });
 
   it('ARRIVED stores the arrival time and tells the customer the driver is near', () => {

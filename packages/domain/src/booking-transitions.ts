@@ -115,12 +115,22 @@ function requireStatus(booking: BookingFacts, allowed: readonly BookingStatus[])
   return allowed.includes(booking.status) ? ok(null) : fail('invalid_transition');
 }
 
+/**
+ * Why a driver can no longer take a booking, from the booking alone: not a driver, not offered it
+ * (a taken booking withdraws every offer), or past NEW. Accept's rule checks it first; the server
+ * also asks it outside the transaction for a driver who raced another to the same booking.
+ */
+export function offerRefusal(booking: BookingFacts, actor: Actor): Result<null> {
+  if (!isUser(actor, 'driver')) return fail('forbidden');
+  if (!booking.requestedDrivers?.[actor.uid]) return fail('not_found');
+  return requireStatus(booking, ['NEW']);
+}
+
 function accept(driver: AcceptingDriver): Rule {
   return (booking, actor) => {
     if (!isUser(actor, 'driver') || actor.uid !== driver.uid) return fail('forbidden');
-    if (!booking.requestedDrivers?.[actor.uid]) return fail('not_found');
-    const status = requireStatus(booking, ['NEW']);
-    if (!status.ok) return status;
+    const refused = offerRefusal(booking, actor);
+    if (!refused.ok) return refused;
     if (driver.queue) return fail('driver_busy');
     const { uid, queue: _queue, ...details } = driver;
     return plan(booking, 'ACCEPTED', {

@@ -223,6 +223,31 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
     expect(codeOf(await t.request({ method: 'POST', url: `/api/bookings/${second.id}/accept`, as: winner }))).toBe('driver_busy');
   });
 
+  it('issue 21 point 1: drivers racing to one booking hold its lock one at a time; those after the winner are refused without a transaction, with the key the locked step gives', async () => {
+    const rider = await t.makeUser('rider');
+    const drivers = await Promise.all(Array.from({ length: 8 }, () => onlineDriver()));
+    const b = (await book(rider)).json();
+    await offerTo(b.id, ...drivers);
+    const transaction = t.db.transaction.bind(t.db);
+    let opened = 0;
+    t.db.transaction = ((...args: Parameters<typeof transaction>) => {
+      // A step's transaction, not the live relay's that the winner's commit wakes.
+      if (new Error().stack?.includes('commitStep')) opened += 1;
+      return transaction(...args);
+    }) as typeof transaction;
+    try {
+      const results = await Promise.all(drivers.map((driver) => t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: driver })));
+      expect(results.map((r) => r.statusCode).sort()).toEqual([200, 404, 404, 404, 404, 404, 404, 404]);
+      expect(new Set(results.filter((r) => r.statusCode !== 200).map(codeOf))).toEqual(new Set(['not_found']));
+      // One transaction for the accept that won; the seven after it read the booking and stop.
+      expect(opened).toBe(1);
+    } finally {
+      t.db.transaction = transaction;
+    }
+    // A late driver (another process's, say) meets the locked step's own answer: the same key.
+    expect(codeOf(await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: drivers[0] }))).toBe('not_found');
+  });
+
   it('section 4 REACHED in taxi mode: the fare is recomputed from the tracked points and the drop reverse-geocoded', async () => {
     const rider = await t.makeUser('rider');
     const driver = await onlineDriver();

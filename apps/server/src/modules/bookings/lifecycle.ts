@@ -14,7 +14,7 @@ import { newestPosition, plausibleReachPosition, routeDriven } from './before-st
 import { cancelCharge, driverCar, rateDriver, ratingComment, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
 import { receiptMail } from './receipt';
 import { referralBonus } from './referral-bonus';
-import { commitStep, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
+import { commitStep, refuseTakenOffer, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
 
 /**
  * The trip engine: one function per section 4 step, each one transaction (see step.ts). The
@@ -24,9 +24,33 @@ import { commitStep, runStep, SYSTEM, type StepChange, type StepEffect } from '.
 
 type StepRequest = { actor: Actor; bookingId: string };
 
-/** Accept a NEW trip offered to this driver: the driver's details are copied in (its row locked first). */
-export const acceptBooking = (ctx: AppContext, { actor, bookingId }: StepRequest) =>
-  commitStep(ctx, { actor, bookingId, action: async (tx) => ({ type: 'accept', driver: await acceptingDriver(tx, actor.uid) }), effects: [driverCar] }).then((row) => { ctx.metrics?.offerOutcome('accepted'); return row; });
+/** The accepts running in this process, by booking: the last of each booking's line (acceptBooking). */
+const acceptsInLine = new Map<string, Promise<unknown>>();
+
+/**
+ * Accept a NEW trip offered to this driver: the driver's details are copied in (its row locked
+ * first). Drivers racing to one booking in this process go one after another, and each after the
+ * first is refused without a transaction once the booking is taken (refuseTakenOffer): the
+ * booking's lock is held by one accept, not by a queue of losers each holding a connection.
+ */
+export async function acceptBooking(ctx: AppContext, { actor, bookingId }: StepRequest): Promise<BookingRow> {
+  const ahead = acceptsInLine.get(bookingId);
+  const mine = (async () => {
+    if (ahead) {
+      await ahead.catch(() => undefined);
+      await refuseTakenOffer(ctx.db, actor, bookingId);
+    }
+    return commitStep(ctx, { actor, bookingId, action: async (tx) => ({ type: 'accept', driver: await acceptingDriver(tx, actor.uid) }), effects: [driverCar] });
+  })();
+  acceptsInLine.set(bookingId, mine);
+  try {
+    const row = await mine;
+    ctx.metrics?.offerOutcome('accepted');
+    return row;
+  } finally {
+    if (acceptsInLine.get(bookingId) === mine) acceptsInLine.delete(bookingId);
+  }
+}
 
 /** The driver is at the pickup. */
 export const arriveBooking = (ctx: AppContext, { actor, bookingId }: StepRequest) =>

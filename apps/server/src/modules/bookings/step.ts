@@ -3,6 +3,7 @@ import {
   canViewBooking,
   isAuditedActor,
   type AuditAction,
+  offerRefusal,
   planTransition,
   type Actor as DomainActor,
   type BookingAction,
@@ -15,7 +16,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
-import type { Tx } from '../../db/client';
+import type { Db, Tx } from '../../db/client';
 import { bookings, users } from '../../db/schema';
 import { AppError, unwrap } from '../../http/app-error';
 import { announceBooking } from '../dispatch/announce';
@@ -114,6 +115,17 @@ export async function lockBooking(tx: Tx, actor: StepActor, id: string): Promise
   const visible = row && (actor === SYSTEM || canViewBooking({ uid: actor.uid, usertype: actor.usertype }, { ...row, status: row.status as BookingStatus }));
   if (!row || !visible) throw new AppError('not_found');
   return row;
+}
+
+/**
+ * Issue 21 point 1: an accept that waited for another accept of the same booking in this process is
+ * refused from the booking as it now stands, without a transaction or the row's lock, when the
+ * other took it (offerRefusal: the offers were withdrawn). Passing promises nothing: the locked
+ * step still decides, as it does between processes.
+ */
+export async function refuseTakenOffer(db: Db, actor: StepActor, id: string): Promise<void> {
+  const row = (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
+  if (row && actor !== SYSTEM) unwrap(offerRefusal(factsOf(row), domainActor(actor)));
 }
 
 const domainActor = (actor: StepActor): DomainActor => (actor === SYSTEM ? { usertype: 'system' } : { usertype: actor.usertype, uid: actor.uid });
