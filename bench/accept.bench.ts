@@ -80,9 +80,10 @@ for (let round = 0; round < 3; round += 1) {
 export const passed = report(`accept race (${world.engine}), ${String(RACERS)} drivers at once, exactly one wins: through the HTTP API vs a bare conditional UPDATE`, median(api), median(bare), { min: 0.3 });
 if (!passed) {
   // Why, for the note: the bare race is 8 single statements; through the API each of the 8 is a
-  // request and a transaction (begin, the locked booking, the driver, commit or rollback), and the
-  // winner's also writes the driver's queue flag, the notices and the live events with the booking.
-  console.log("  note: each racer is a whole request and transaction (7 of them roll back after the booking's lock); the winner writes its notices and events with the booking, which the bare UPDATE does not");
+  // request (session, route, validation, answer) and the winner's is a transaction (begin, the
+  // locked booking, the driver, the queue flag, the notices and the live events, commit). The
+  // seven after it wait in line in the process and read the booking once (refuseTakenOffer).
+  console.log('  note: each racer is a whole HTTP request; the winner writes the booking, the driver\'s queue flag, its notices and live events in one transaction, which the bare UPDATE does not; the seven after it read the booking once and are refused');
 }
 await pool?.end();
 await world.close();
