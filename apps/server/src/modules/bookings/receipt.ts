@@ -12,7 +12,7 @@ import { bookings, refunds, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
 import type { BookingRow } from '../dispatch/booking-view';
-import { renderFor, type Render } from '../messages/render';
+import { languageOf, renderFor, renderFrom, type Render } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import { getSettings } from '../settings/service';
 import type { StepEffect } from './step';
@@ -56,11 +56,11 @@ export function receiptOf(booking: BookingRow, settings: Settings, render: Rende
 }
 
 /** PAID: the receipt is mailed to the rider (when the rider has an email), with the step. */
-export const receiptMail: StepEffect = async (tx, { booking, plan, columns, settings, now }) => {
+export const receiptMail: StepEffect = async (tx, { booking, plan, columns, settings, languages, now }) => {
   if (plan.to !== 'PAID') return undefined;
   const rider = (await tx.select({ email: users.email }).from(users).where(eq(users.id, booking.customer)).limit(1))[0];
   if (!rider?.email) return undefined;
-  await enqueue(tx, { channel: 'mail', recipient: rider.email, payload: receiptOf({ ...booking, ...columns }, settings, await renderFor(tx, booking.customer)) }, now);
+  await enqueue(tx, { channel: 'mail', recipient: rider.email, payload: receiptOf({ ...booking, ...columns }, settings, renderFrom(languages, await languageOf(tx, booking.customer))) }, now);
   return undefined;
 };
 

@@ -21,7 +21,8 @@ import { bookings, users } from '../../db/schema';
 import { AppError, unwrap } from '../../http/app-error';
 import { announceBooking } from '../dispatch/announce';
 import type { BookingRow } from '../dispatch/booking-view';
-import { renderFor } from '../messages/render';
+import { languageOf, renderFrom, type LanguageFiles } from '../messages/render';
+import { languageMap } from '../languages/service';
 import { enqueue } from '../outbox/service';
 import { syncDriver } from '../presence/service';
 import { getSettings } from '../settings/service';
@@ -41,8 +42,11 @@ type StepActor = { uid: string; usertype: UserType; requestId?: string } | typeo
 /** The booking columns a step writes. */
 export type BookingColumns = Partial<typeof bookings.$inferInsert>;
 
+/** What a step reads that changes rarely: the settings, and the language files its notices are written from. */
+type StepReads = { settings: Settings; languages: LanguageFiles };
+
 /** What a step changes, as its effects see it: the booking as locked, the plan, the columns so far. */
-export type StepChange = { booking: BookingRow; plan: TransitionPlan; columns: BookingColumns; settings: Settings; now: number };
+export type StepChange = StepReads & { booking: BookingRow; plan: TransitionPlan; columns: BookingColumns; now: number };
 
 /** A named effect of a step: its own writes in the step's transaction, and the booking columns it adds. */
 export type StepEffect = (tx: Tx, change: StepChange) => Promise<BookingColumns | undefined>;
@@ -60,9 +64,10 @@ type StepInput = {
 /** Runs a step in a transaction of its own; after it commits, the driver's live entry and the events follow. */
 export async function commitStep(ctx: AppContext, input: StepInput): Promise<BookingRow> {
   // Read before the transaction opens, from the process's cache: a read inside a transaction goes
-  // to the database and is parsed again (db/read-cache.ts), a query and a validation per step.
-  const settings = await getSettings(ctx.db);
-  const updated = await ctx.db.transaction((tx) => runStep(ctx, tx, input, settings));
+  // to the database and is parsed again (db/read-cache.ts), a query and a validation per step, and
+  // the language files are about 100 KB each (every step with a notice read two).
+  const reads: StepReads = { settings: await getSettings(ctx.db), languages: await languageMap(ctx.db) };
+  const updated = await ctx.db.transaction((tx) => runStep(ctx, tx, input, reads));
   await afterStep(ctx, updated);
   return updated;
 }
@@ -71,13 +76,13 @@ export async function commitStep(ctx: AppContext, input: StepInput): Promise<Boo
  * One step inside the caller's transaction (a payment's confirmation records itself with it), with
  * the settings read before it opened, or read in it.
  */
-export async function runStep(ctx: AppContext, tx: Tx, { actor, bookingId, action, effects = [], afterWrite }: StepInput, known?: Settings): Promise<BookingRow> {
-  const settings = known ?? (await getSettings(tx));
+export async function runStep(ctx: AppContext, tx: Tx, { actor, bookingId, action, effects = [], afterWrite }: StepInput, known?: StepReads): Promise<BookingRow> {
+  const { settings, languages } = known ?? { settings: await getSettings(tx), languages: await languageMap(tx) };
   const now = ctx.now();
   const booking = await lockBooking(tx, actor, bookingId);
   const step = typeof action === 'function' ? await action(tx, booking) : action;
   const plan = unwrap(planTransition(factsOf(booking), domainActor(actor), step, { at: now, autoDispatch: settings.autoDispatch }));
-  const change: StepChange = { booking, plan, columns: columnsOf(plan, booking, now), settings, now };
+  const change: StepChange = { booking, plan, columns: columnsOf(plan, booking, now), settings, languages, now };
   for (const effect of effects) Object.assign(change.columns, await effect(tx, change));
   await setDriverQueue(tx, change);
   const updated = await writeGuarded(tx, change);
@@ -198,7 +203,7 @@ async function sendNotices(tx: Tx, change: StepChange): Promise<void> {
   for (const notice of plan.notices) {
     const recipient = notice.to === 'customer' ? booking.customer : driverOf(change);
     if (!recipient) continue;
-    const render = await renderFor(tx, recipient);
+    const render = renderFrom(change.languages, await languageOf(tx, recipient));
     await enqueue(tx, { channel: 'push', recipient, payload: { title: settings.appName, msg: render(notice.key), screen: notice.screen, params: { bookingId: booking.id } } }, now);
   }
   await textParcelRecipient(tx, change);
@@ -213,7 +218,7 @@ async function textParcelRecipient(tx: Tx, change: StepChange): Promise<void> {
   if (plan.to !== 'STARTED' && plan.to !== 'REACHED') return;
   const phone = booking.delivery?.deliveryPersonPhone;
   if (typeof phone !== 'string' || phone.trim() === '') return;
-  const render = await renderFor(tx, booking.customer);
+  const render = renderFrom(change.languages, await languageOf(tx, booking.customer));
   const values = { app: settings.appName, sender: booking.customerName, driver: booking.driverName ?? '' };
   const text = plan.to === 'STARTED' ? render('sms_parcel_on_way', values) : render('sms_parcel_delivered', values);
   await enqueue(tx, { channel: 'sms', recipient: phone.trim(), payload: { text } }, now);

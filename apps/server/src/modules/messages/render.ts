@@ -1,9 +1,10 @@
 import type { MessageKey } from '@rideway/contract';
-import { eq, or } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { createInstance, type TFunction } from 'i18next';
 import type { Db, Tx } from '../../db/client';
 import { languages, users } from '../../db/schema';
-import { pickLanguage } from '../languages/pick';
+import { pickLanguage, type StoredLanguage } from '../languages/pick';
+import { languageMap } from '../languages/service';
 
 /**
  * Issue 19: push, SMS and mail texts are written in the recipient's language, from the same
@@ -18,13 +19,21 @@ export type TextValues = Record<string, string | number>;
 /** Renders message keys in one language; says which language that is and its writing direction (for HTML mail). */
 export type Render = ((key: MessageKey, values?: TextValues) => string) & { language: string; dir: 'ltr' | 'rtl' };
 
-/** Builds the renderer for a language from the stored files (that language's and the default's), by pickLanguage's rule. */
+/** The stored language files, by code, as a renderer reads them. */
+export type LanguageFiles = Readonly<Record<string, StoredLanguage>>;
+
+/**
+ * The renderer for a language from the stored files (that language's and the default's), by
+ * pickLanguage's rule. Read through the process's cache (languageMap); inside a transaction the
+ * cache is not used, so a trip step reads the files before its transaction opens (renderFrom).
+ */
 export async function renderIn(db: Db | Tx, language: string | null | undefined): Promise<Render> {
-  const rows = await db
-    .select({ code: languages.code, dir: languages.dir, default: languages.isDefault, messages: languages.messages })
-    .from(languages)
-    .where(language ? or(eq(languages.code, language), eq(languages.isDefault, true)) : eq(languages.isDefault, true));
-  const { code: chosen, dir, messages } = pickLanguage(Object.fromEntries(rows.map((row) => [row.code, row])), language);
+  return renderFrom(await languageMap(db, language ? [language] : []), language);
+}
+
+/** The renderer for a language from files already read. */
+export function renderFrom(files: LanguageFiles, language: string | null | undefined): Render {
+  const { code: chosen, dir, messages } = pickLanguage(files, language);
   const i18n = createInstance();
   // Synchronous: the resources are in memory, so init finishes before it returns.
   void i18n.init({
