@@ -43,7 +43,11 @@ export function twoProcesses(databaseServerUrl: string, redisUrl: string, name: 
   const start = async () => {
     const created = await createDemoDatabase(databaseServerUrl, name);
     dropDatabase = created.drop;
-    ports = [await freePort(), await freePort()];
+    const first = await freePort();
+    let second = await freePort();
+    // Each port is free when asked, and the system may hand the same one out twice.
+    while (second === first) second = await freePort();
+    ports = [first, second];
     for (const [index, port] of ports.entries()) {
       const server = startSourceServer(port, { DATABASE_URL: created.url, REDIS_URL: redisUrl, REDIS_PREFIX: prefix, DRIVER_TIMEOUT_S: '0', ...options.env }, ['ignore', options.keepOutput ? 'pipe' : 'ignore', 'pipe']);
       // Read as it comes, so a full pipe never stalls the process.
