@@ -171,8 +171,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   // A change that committed may have written events: they leave now rather than at the next poll.
-  app.addHook('onResponse', (request, _reply, done) => {
-    const quiet = request.routeOptions.config.writesEvents === false;
+  // A refused request wrote nothing (its transaction rolled back): the relay is not asked to look,
+  // and the background's poll finds anything an error left after a commit.
+  app.addHook('onResponse', (request, reply, done) => {
+    const { writesEvents, relaysItself } = request.routeOptions.config;
+    const quiet = writesEvents === false || relaysItself === true || reply.statusCode >= 400;
     if (request.method !== 'GET' && request.method !== 'HEAD' && !quiet) ctx.live.relay.kick();
     done();
   });

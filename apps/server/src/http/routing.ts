@@ -25,6 +25,11 @@ declare module 'fastify' {
     sessionCache?: boolean;
     /** false: the route writes no events, so the relay is not kicked after it. */
     writesEvents?: boolean;
+    /**
+     * true: the route's service wakes the relay itself once its change committed (a trip step's
+     * afterStep, a decline), so the answer does not wake it a second time for a pass that finds nothing.
+     */
+    relaysItself?: boolean;
   }
   interface FastifyInstance {
     /** Every route's access, as registered: the role matrix of the API tests is built from it. */

@@ -13,8 +13,19 @@ export type EventPayload = { event: LiveEventName; data: unknown; audience?: Aud
  * loses nothing: the relay finds it on its next pass.
  */
 export async function emit(tx: Db | Tx, topic: string, event: LiveEventName, data: unknown, now: number, audience?: Audience): Promise<void> {
+  await tx.insert(outbox).values(eventRow(topic, event, data, now, audience));
+}
+
+/** A row of the outbox, as written. */
+export type OutboxRow = typeof outbox.$inferInsert;
+
+/**
+ * A live event as its outbox row, for a caller that writes several rows in one statement (a
+ * trip step's notices and announcement: one round trip inside the booking's lock, not one each).
+ */
+export function eventRow(topic: string, event: LiveEventName, data: unknown, now: number, audience?: Audience): OutboxRow {
   const payload: EventPayload = audience ? { event, data, audience } : { event, data };
-  await tx.insert(outbox).values({ channel: 'event', recipient: topic, payload, createdAt: now });
+  return { channel: 'event', recipient: topic, payload, createdAt: now };
 }
 
 /** The frame every subscriber of a topic receives, serialized once (an event message of the contract). */

@@ -14,7 +14,10 @@ type Claimed = { seq: number; recipient: string; payload: EventPayload };
  * commit order with a gap-free cursor (seq), marks them delivered and, after commit, publishes
  * them. Several processes can relay side by side; one at a time does the numbering.
  */
-export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch = 500): Promise<number> {
+/** Events numbered in one pass at most. */
+const RELAY_BATCH = 500;
+
+export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch = RELAY_BATCH): Promise<number> {
   // Most passes find nothing: a cheap look first, the lock and the numbering only when needed.
   const waiting = await db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.channel, 'event'), isNull(outbox.deliveredAt))).limit(1);
   if (waiting.length === 0) return 0;
@@ -60,8 +63,11 @@ export function eventRelay(db: Db, bus: EventBus, now: () => number, onError: (e
       do {
         pending.again = false;
         try {
-          while ((await relayEventsOnce(db, bus, now())) > 0) {
-            // Keep going while there is a backlog.
+          // Keep going while a pass took a whole batch: a backlog. A pass that took less found
+          // every event committed before it began; one committed since kicked again (pending),
+          // and one from another process is found by the background's poll.
+          while ((await relayEventsOnce(db, bus, now())) >= RELAY_BATCH) {
+            // The next batch.
           }
         } catch (error) {
           onError(error);

@@ -224,6 +224,30 @@ describe.each(ENGINES)('caches of read-mostly data and sessions on %s (issue 21)
       expect((await t.request({ method: 'POST', url: `/api/users/${driver.id}/approval`, as: admin, payload: { approved: false, reason: 'Documents expired' } })).statusCode).toBe(200);
       expect(codeOf(await t.app.inject({ method: 'GET', url: '/api/driver/tasks', headers: bearer(driverToken) }))).toBe('not_logged_in');
     });
+
+    it("refuses a trip step at once with a session that ended: the steps take the cache too (a driver's logout, a rider's)", async () => {
+      const driver = await t.makeUser('driver');
+      const driverToken = await createSession(t.db, driver.id, t.clock.now);
+      const missing = '00000000-0000-4000-8000-000000000000';
+      const step = (token: string, path: string, payload?: Record<string, unknown>) => t.app.inject({ method: 'POST', url: `/api/bookings/${missing}/${path}`, headers: bearer(token), ...(payload ? { payload } : {}) });
+      // Signed in: the step is reached (no such booking), and the session is now cached.
+      expect(codeOf(await step(driverToken, 'accept'))).toBe('not_found');
+      const queries = countQueries(t.db);
+      try {
+        expect(codeOf(await step(driverToken, 'arrive'))).toBe('not_found');
+        expect(queries.statements.filter((statement) => statement.includes('"sessions"'))).toEqual([]);
+      } finally {
+        queries.stop();
+      }
+      expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(driverToken) })).statusCode).toBe(204);
+      expect(codeOf(await step(driverToken, 'accept'))).toBe('not_logged_in');
+      expect(codeOf(await step(driverToken, 'reach'))).toBe('not_logged_in');
+
+      const riderToken = await warmSession(rider);
+      expect(codeOf(await step(riderToken, 'complete', {}))).toBe('not_found');
+      expect((await t.app.inject({ method: 'POST', url: '/api/auth/logout', headers: bearer(riderToken) })).statusCode).toBe(204);
+      expect(codeOf(await step(riderToken, 'cancel', { reason: 'Changed my mind' }))).toBe('not_logged_in');
+    });
   });
 });
 

@@ -10,6 +10,7 @@ import type { Actor } from '../../http/actor';
 import { AppError, unwrap } from '../../http/app-error';
 import { providersInForce } from '../../providers/payments/in-force';
 import { availableDriversNear, beginDispatch } from '../dispatch/service';
+import { languageMap } from '../languages/service';
 import { getSettings } from '../settings/service';
 import { findUser, type UserRow } from '../users/accounts';
 import { findPromo, promoOffer } from '../promos/offer';
@@ -84,6 +85,8 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
   const nearest = request.bookLater ? [] : await availableDriversNear(ctx, ctx.db, pickup, estimate.carType.name, settings, { limit: ctx.config.OFFER_BATCH_SIZE, byRoad: offersNow });
   if (!request.bookLater && nearest.length === 0) throw new AppError('no_driver_found_alert_messege');
 
+  // The offers' push notices are written from the language files read here, from the process's cache.
+  const languages = await languageMap(ctx.db);
   return ctx.db.transaction(async (tx) => {
     if (request.bookLater) await checkOpenBookLater(tx, customer.id);
     const id = randomUUID();
@@ -144,6 +147,6 @@ export async function createBooking(ctx: AppContext, actor: Actor, request: Book
       const booked = { reference: inserted.reference, status: inserted.status, customer: inserted.customer, carType: inserted.carType, bookLater: inserted.bookLater, tripdate: inserted.tripdate, trip_cost: fromMinor(inserted.tripCostMinor), currency: inserted.currency, payment_mode: inserted.paymentMode };
       await recordAudit(tx, { actor, action: 'booking.create', entityId: inserted.id, before: null, after: booked, at: now });
     }
-    return beginDispatch(ctx, tx, inserted, settings, now, request.bookLater ? undefined : { round: inserted.dispatchRound, fresh: nearest, again: [] });
+    return beginDispatch(ctx, tx, inserted, settings, now, request.bookLater ? undefined : { round: inserted.dispatchRound, fresh: nearest, again: [], languages });
   });
 }

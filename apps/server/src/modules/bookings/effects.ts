@@ -146,9 +146,14 @@ export const rateDriver: StepEffect = async (tx, { booking, plan }) => {
 export const ratingComment = (comment: string | undefined): StepEffect => (_tx, { plan }) =>
   Promise.resolve(plan.set.rating !== undefined && comment ? { ratingComment: comment } : undefined);
 
-/** Accept: the driver's car is copied in beside its plate, so the rider knows which car to look for (issue 17). */
-export const driverCar: StepEffect = async (tx, { plan }) => {
-  if (!plan.set.driver) return undefined;
-  const car = (await tx.select({ vehicleMake: users.vehicleMake, vehicleModel: users.vehicleModel }).from(users).where(eq(users.id, plan.set.driver)))[0];
-  return car ? { vehicleMake: car.vehicleMake, vehicleModel: car.vehicleModel } : undefined;
+/** The car a driver drives, as its row holds it. */
+export type DriverCar = Pick<typeof users.$inferSelect, 'vehicleMake' | 'vehicleModel'>;
+
+/**
+ * Accept: the driver's car is copied in beside its plate, so the rider knows which car to look for
+ * (issue 17); `car` is the driver's row as the step's action locked and read it.
+ */
+export const driverCar = (car: () => DriverCar | undefined): StepEffect => (_tx, { plan }) => {
+  const driven = car();
+  return Promise.resolve(plan.set.driver && driven ? { vehicleMake: driven.vehicleMake, vehicleModel: driven.vehicleModel } : undefined);
 };

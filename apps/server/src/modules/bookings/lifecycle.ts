@@ -11,10 +11,10 @@ import type { BookingRow } from '../dispatch/booking-view';
 import { beginDispatch, legToPickup } from '../dispatch/service';
 import { findUser } from '../users/accounts';
 import { newestPosition, plausibleReachPosition, routeDriven } from './before-step';
-import { cancelCharge, driverCar, rateDriver, ratingComment, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
+import { cancelCharge, driverCar, type DriverCar, rateDriver, ratingComment, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
 import { receiptMail } from './receipt';
 import { referralBonus } from './referral-bonus';
-import { commitStep, refuseTakenOffer, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
+import { commitStep, currentBooking, refuseTakenOffer, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
 
 /**
  * The trip engine: one function per section 4 step, each one transaction (see step.ts). The
@@ -24,31 +24,48 @@ import { commitStep, refuseTakenOffer, runStep, SYSTEM, type StepChange, type St
 
 type StepRequest = { actor: Actor; bookingId: string };
 
-/** The accepts running in this process, by booking: the last of each booking's line (acceptBooking). */
-const acceptsInLine = new Map<string, Promise<unknown>>();
+/**
+ * The accepts running in this process, by booking: the last of each booking's line, which settles
+ * with the booking as that accept left it (its answer, or the row it was refused from), or
+ * undefined when it failed without knowing (acceptBooking).
+ */
+const acceptsInLine = new Map<string, Promise<BookingRow | undefined>>();
 
 /**
- * Accept a NEW trip offered to this driver: the driver's details are copied in (its row locked
- * first). Drivers racing to one booking in this process go one after another, and each after the
- * first is refused without a transaction once the booking is taken (refuseTakenOffer): the
- * booking's lock is held by one accept, not by a queue of losers each holding a connection.
+ * Accept a NEW trip offered to this driver: the driver's details and car are copied in (its row
+ * locked first). Drivers racing to one booking in this process go one after another, and each
+ * after the first is refused without a transaction once the booking is taken (refuseTakenOffer),
+ * from the booking as the accept ahead of it left it, with no read: the booking's lock is held by
+ * one accept, not by a queue of losers each holding a connection.
  */
 export async function acceptBooking(ctx: AppContext, { actor, bookingId }: StepRequest): Promise<BookingRow> {
   const ahead = acceptsInLine.get(bookingId);
+  let known: BookingRow | undefined;
   const mine = (async () => {
     if (ahead) {
-      await ahead.catch(() => undefined);
-      await refuseTakenOffer(ctx.db, actor, bookingId);
+      known = (await ahead) ?? (await currentBooking(ctx.db, bookingId));
+      refuseTakenOffer(actor, known);
+      // Not taken: what this accept's locked step finds is what the next in line must go by.
+      known = undefined;
     }
-    return commitStep(ctx, { actor, bookingId, action: async (tx) => ({ type: 'accept', driver: await acceptingDriver(tx, actor.uid) }), effects: [driverCar] });
+    // The driver's row, locked and read once: its details go into the plan, its car into the booking.
+    let car: DriverCar | undefined;
+    const action = async (tx: Tx): Promise<BookingAction> => {
+      const driver = await acceptingDriver(tx, actor.uid);
+      car = driver.car;
+      return { type: 'accept', driver: driver.details };
+    };
+    known = await commitStep(ctx, { actor, bookingId, action, effects: [driverCar(() => car)] });
+    return known;
   })();
-  acceptsInLine.set(bookingId, mine);
+  const line = mine.then(() => known, () => known);
+  acceptsInLine.set(bookingId, line);
   try {
     const row = await mine;
     ctx.metrics?.offerOutcome('accepted');
     return row;
   } finally {
-    if (acceptsInLine.get(bookingId) === mine) acceptsInLine.delete(bookingId);
+    if (acceptsInLine.get(bookingId) === line) acceptsInLine.delete(bookingId);
   }
 }
 
@@ -134,11 +151,11 @@ const offerLeg = (uid: string, leg: RoadLeg | undefined): StepEffect => (_tx, { 
   return Promise.resolve({ offerLegs: leg ? { ...others, [uid]: leg } : others });
 };
 
-/** The accepting driver's details as section 4 copies them into the booking. */
+/** The accepting driver's details as section 4 copies them into the booking, and its car (issue 17). */
 async function acceptingDriver(tx: Tx, uid: string) {
   const driver = (await tx.select().from(users).where(eq(users.id, uid)).for('update'))[0];
   if (!driver) throw new AppError('not_found');
-  return {
+  const details = {
     uid: driver.id,
     queue: driver.queue,
     driver_name: `${driver.firstName} ${driver.lastName}`,
@@ -149,6 +166,8 @@ async function acceptingDriver(tx: Tx, uid: string) {
     driverRating: driver.ratings?.userrating ?? 0,
     fleetadmin: driver.fleetadmin,
   };
+  const car: DriverCar = { vehicleMake: driver.vehicleMake, vehicleModel: driver.vehicleModel };
+  return { details, car };
 }
 
 /** The provider that took a card payment, written with the payment. */

@@ -81,46 +81,51 @@ export function bookingRoutes(app: RouteApp, ctx: AppContext): void {
   stepRoutes(app, ctx);
 }
 
-/** Section 4's steps: each answers the booking after it, as its caller sees it. */
+/**
+ * Section 4's steps: each answers the booking after it, as its caller sees it. They take the
+ * session cache (issue 21 point 1): a step reads only who is calling (uid and usertype), and every
+ * driver of a trip calls them in quick succession; the booking and the driver are read locked.
+ * Each wakes the live relay itself after its commit (afterStep; a decline), not again on its answer.
+ */
 function stepRoutes(app: RouteApp, ctx: AppContext): void {
   const step = { params: idParams, response: { 200: bookingSchema } };
 
-  app.post('/api/bookings/:id/accept', { config: { access: DRIVER }, schema: { summary: 'Accept a requested trip', ...step } }, async (request) => {
+  app.post('/api/bookings/:id/accept', { config: { access: DRIVER, sessionCache: true, relaysItself: true }, schema: { summary: 'Accept a requested trip', ...step } }, async (request) => {
     const actor = actorOf(request);
     return bookingView(await acceptBooking(ctx, { actor, bookingId: request.params.id }), actor);
   });
 
   app.post('/api/bookings/:id/decline', {
-    config: { access: DRIVER },
+    config: { access: DRIVER, sessionCache: true, relaysItself: true },
     schema: { summary: 'Decline a trip offered to this driver: the offer goes to the next drivers at once (issue 17)', params: idParams, response: { 200: declineResponse } },
   }, async (request) => declineOffer(ctx, actorOf(request), request.params.id));
 
-  app.post('/api/bookings/:id/arrive', { config: { access: DRIVER }, schema: { summary: 'Arrived at the pickup', ...step } }, async (request) => {
+  app.post('/api/bookings/:id/arrive', { config: { access: DRIVER, sessionCache: true, relaysItself: true }, schema: { summary: 'Arrived at the pickup', ...step } }, async (request) => {
     const actor = actorOf(request);
     return bookingView(await arriveBooking(ctx, { actor, bookingId: request.params.id }), actor);
   });
 
-  app.post('/api/bookings/:id/start', { config: { access: DRIVER }, schema: { summary: "Start the trip (the rider's OTP when otp_secure)", body: startStepSchema, ...step } }, async (request) => {
+  app.post('/api/bookings/:id/start', { config: { access: DRIVER, sessionCache: true, relaysItself: true }, schema: { summary: "Start the trip (the rider's OTP when otp_secure)", body: startStepSchema, ...step } }, async (request) => {
     const actor = actorOf(request);
     return bookingView(await startBooking(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
   });
 
-  app.post('/api/bookings/:id/reach', { config: { access: DRIVER }, schema: { summary: 'Reached the drop', ...step } }, async (request) => {
+  app.post('/api/bookings/:id/reach', { config: { access: DRIVER, sessionCache: true, relaysItself: true }, schema: { summary: 'Reached the drop', ...step } }, async (request) => {
     const actor = actorOf(request);
     return bookingView(await reachBooking(ctx, { actor, bookingId: request.params.id }), actor);
   });
 
-  app.post('/api/bookings/:id/complete', { config: { access: ['rider'] }, schema: { summary: 'Complete with an optional rating', body: completeStepSchema, ...step } }, async (request) => {
+  app.post('/api/bookings/:id/complete', { config: { access: ['rider'], sessionCache: true, relaysItself: true }, schema: { summary: 'Complete with an optional rating', body: completeStepSchema, ...step } }, async (request) => {
     const actor = actorOf(request);
     return bookingView(await completeBooking(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
   });
 
-  app.post('/api/bookings/:id/cancel', { config: { access: RIDER_OR_ADMIN }, schema: { summary: 'Cancel with a reason', body: cancelStepSchema, ...step } }, async (request) => {
+  app.post('/api/bookings/:id/cancel', { config: { access: RIDER_OR_ADMIN, sessionCache: true, relaysItself: true }, schema: { summary: 'Cancel with a reason', body: cancelStepSchema, ...step } }, async (request) => {
     const actor = actorOf(request);
     return bookingView(await cancelBooking(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
   });
 
-  app.post('/api/bookings/:id/assign', { config: { access: ['admin'] }, schema: { summary: 'Assign a driver (autoDispatch off)', body: assignStepSchema, ...step } }, async (request) => {
+  app.post('/api/bookings/:id/assign', { config: { access: ['admin'], sessionCache: true, relaysItself: true }, schema: { summary: 'Assign a driver (autoDispatch off)', body: assignStepSchema, ...step } }, async (request) => {
     const actor = actorOf(request);
     return bookingView(await assignDriver(ctx, { actor, bookingId: request.params.id, ...request.body }), actor);
   });

@@ -19,6 +19,8 @@ import { bookings, users } from '../../db/schema';
 import { AppError } from '../../http/app-error';
 import { schedule, type JobHandler } from '../../jobs/runner';
 import { freshSince } from '../presence/service';
+import { languageMap } from '../languages/service';
+import type { LanguageFiles } from '../messages/render';
 import { getSettings } from '../settings/service';
 import { announceBooking } from './announce';
 import type { BookingRow } from './booking-view';
@@ -40,7 +42,13 @@ export type OfferCandidate = { uid: string; leg?: RoadLeg };
  * drivers not asked yet in this search (`fresh`) and, only when there are none, the best of
  * everyone in range (`again`: the search starts over).
  */
-export type RoundCandidates = { round: number; fresh: OfferCandidate[]; again: OfferCandidate[] };
+export type RoundCandidates = {
+  round: number;
+  fresh: OfferCandidate[];
+  again: OfferCandidate[];
+  /** The language files the offers' push notices are written from, read with the candidates (from the process's cache, not in the transaction). */
+  languages: LanguageFiles;
+};
 
 type Search = {
   limit: number;
@@ -127,7 +135,7 @@ export async function roundCandidates(ctx: AppContext, row: BookingRow, settings
   const limit = ctx.config.OFFER_BATCH_SIZE;
   const fresh = await availableDriversNear(ctx, ctx.db, row.pickup, row.carType, settings, { limit, exclude: [...row.offeredDrivers, ...row.declinedDrivers] });
   const again = fresh.length > 0 ? [] : await availableDriversNear(ctx, ctx.db, row.pickup, row.carType, settings, { limit, exclude: row.declinedDrivers });
-  return { round: row.dispatchRound, fresh, again };
+  return { round: row.dispatchRound, fresh, again, languages: await languageMap(ctx.db) };
 }
 
 /** The offered drivers' legs merged into the booking's: a driver offered again without a leg loses its old one. */
@@ -169,7 +177,7 @@ async function offerRound(ctx: AppContext, tx: Tx, row: BookingRow, settings: Se
       .returning()
   )[0];
   if (!updated) throw new AppError('invalid_transition');
-  await announceBooking(tx, row, updated, now, settings);
+  await announceBooking(tx, row, updated, now, settings, candidates.languages);
   await schedule(tx, DISPATCH_JOBS.round, expiresAt, { bookingId: row.id, round });
   ctx.metrics?.dispatchRound(offer.length, Object.keys(row.requestedDrivers).filter((uid) => !declined.has(uid)).length);
   return updated;

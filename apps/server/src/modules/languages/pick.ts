@@ -14,9 +14,19 @@ export type PickedLanguage = { code: string; dir: 'ltr' | 'rtl'; messages: Recor
  * English, so a text is never a bare key.
  */
 export function pickLanguage(files: Readonly<Record<string, StoredLanguage>>, wanted: string | null | undefined): PickedLanguage {
-  const fallback = Object.entries(files).find(([, file]) => file.default)?.[0] ?? DEFAULT_LANGUAGE;
+  const { code, dir, chosen, fallback } = pickFiles(files, wanted);
+  return { code, dir, messages: { ...en, ...fallback?.messages, ...chosen?.messages } };
+}
+
+/**
+ * pickLanguage's choice without laying the messages together: the chosen code and direction, and
+ * the two files whose messages make it up (a renderer kept per pair of files need not merge them).
+ */
+export function pickFiles(files: Readonly<Record<string, StoredLanguage>>, wanted: string | null | undefined): { code: string; dir: 'ltr' | 'rtl'; chosen: StoredLanguage | undefined; fallback: StoredLanguage | undefined } {
+  const fallbackCode = Object.entries(files).find(([, file]) => file.default)?.[0] ?? DEFAULT_LANGUAGE;
   // Own keys only: a cookie or a stored choice saying "__proto__" or "constructor" is not a language.
   const own = (key: string): StoredLanguage | undefined => (Object.hasOwn(files, key) ? files[key] : undefined);
-  const code = typeof wanted === 'string' && own(wanted) ? wanted : fallback;
-  return { code, dir: own(code)?.dir === 'rtl' ? 'rtl' : 'ltr', messages: { ...en, ...own(fallback)?.messages, ...own(code)?.messages } };
+  const code = typeof wanted === 'string' && own(wanted) ? wanted : fallbackCode;
+  const chosen = own(code);
+  return { code, dir: chosen?.dir === 'rtl' ? 'rtl' : 'ltr', chosen, fallback: own(fallbackCode) };
 }

@@ -1,9 +1,9 @@
 import type { MessageKey } from '@rideway/contract';
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { createInstance, type TFunction } from 'i18next';
 import type { Db, Tx } from '../../db/client';
 import { languages, users } from '../../db/schema';
-import { pickLanguage, type StoredLanguage } from '../languages/pick';
+import { pickFiles, pickLanguage, type StoredLanguage } from '../languages/pick';
 import { languageMap } from '../languages/service';
 
 /**
@@ -31,8 +31,28 @@ export async function renderIn(db: Db | Tx, language: string | null | undefined)
   return renderFrom(await languageMap(db, language ? [language] : []), language);
 }
 
-/** The renderer for a language from files already read. */
+/** The renderers made, by the messages of the chosen file and of the default's (WeakMaps: files no longer read are let go). */
+const renderers = new WeakMap<object, WeakMap<object, Render>>();
+const NO_FILE = {};
+
+/**
+ * The renderer for a language from files already read. Kept while those files are the read
+ * cache's (the same objects from one read to the next): laying about a thousand messages together
+ * and starting i18next cost more than the notice it writes (issue 21, the city's profile).
+ */
 export function renderFrom(files: LanguageFiles, language: string | null | undefined): Render {
+  const { chosen, fallback, code, dir } = pickFiles(files, language);
+  const byChosen = renderers.get(chosen?.messages ?? NO_FILE) ?? new WeakMap<object, Render>();
+  renderers.set(chosen?.messages ?? NO_FILE, byChosen);
+  const kept = byChosen.get(fallback?.messages ?? NO_FILE);
+  // The same messages under another code or direction (an admin copied a file) make another renderer.
+  if (kept && kept.language === code && kept.dir === dir) return kept;
+  const made = newRender(files, language);
+  byChosen.set(fallback?.messages ?? NO_FILE, made);
+  return made;
+}
+
+function newRender(files: LanguageFiles, language: string | null | undefined): Render {
   const { code: chosen, dir, messages } = pickLanguage(files, language);
   const i18n = createInstance();
   // Synchronous: the resources are in memory, so init finishes before it returns.
@@ -59,6 +79,13 @@ export async function isLanguage(db: Db | Tx, code: string): Promise<boolean> {
 export async function languageOf(db: Db | Tx, uid: string): Promise<string | null> {
   const row = (await db.select({ language: users.language }).from(users).where(eq(users.id, uid)).limit(1))[0];
   return row?.language ?? null;
+}
+
+/** The languages some users chose (null: none, they read the default), in one query. */
+export async function languagesOf(db: Db | Tx, uids: readonly string[]): Promise<Map<string, string | null>> {
+  if (uids.length === 0) return new Map();
+  const rows = await db.select({ id: users.id, language: users.language }).from(users).where(inArray(users.id, [...uids]));
+  return new Map(rows.map((row) => [row.id, row.language]));
 }
 
 /** The renderer for a user's language. */

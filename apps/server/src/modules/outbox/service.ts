@@ -7,28 +7,39 @@ import type { Db, Tx } from '../../db/client';
 import { outbox } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import { AppError } from '../../http/app-error';
-import { emit } from '../../realtime/events';
+import { eventRow, type OutboxRow } from '../../realtime/events';
 
 /** The messages' shapes are the contract's, so the admins' listing describes what was written. */
 type MailMessage = MailPayload;
 type SmsMessage = SmsPayload;
 type PushMessage = PushPayload;
 
+/** A message for the outbox: mail, SMS or push, each with its contract's payload. */
+export type OutgoingMessage =
+  | { channel: 'mail'; recipient: string; payload: MailMessage }
+  | { channel: 'sms'; recipient: string; payload: SmsMessage }
+  | { channel: 'push'; recipient: string; payload: PushMessage };
+
 /**
  * Writes a message to the outbox in the caller's transaction: it leaves only if the change that
  * caused it commits. With no provider configured the outbox is where it stays, readable by admins.
  */
-export async function enqueue(
-  tx: Db | Tx,
-  message:
-    | { channel: 'mail'; recipient: string; payload: MailMessage }
-    | { channel: 'sms'; recipient: string; payload: SmsMessage }
-    | { channel: 'push'; recipient: string; payload: PushMessage },
-  now: number,
-): Promise<void> {
-  await tx.insert(outbox).values({ channel: message.channel, recipient: message.recipient, payload: message.payload, createdAt: now });
-  // A push notice also reaches the user's open app at once, on its user topic.
-  if (message.channel === 'push') await emit(tx, `user:${message.recipient}`, 'notice', message.payload, now);
+export async function enqueue(tx: Db | Tx, message: OutgoingMessage, now: number): Promise<void> {
+  await tx.insert(outbox).values(messageRows(message, now));
+}
+
+/**
+ * A message's outbox rows, for a caller that writes several in one statement: the message, and
+ * for a push its notice on the user's topic, which reaches the user's open app at once.
+ */
+export function messageRows(message: OutgoingMessage, now: number): OutboxRow[] {
+  const row: OutboxRow = { channel: message.channel, recipient: message.recipient, payload: message.payload, createdAt: now };
+  return message.channel === 'push' ? [row, eventRow(`user:${message.recipient}`, 'notice', message.payload, now)] : [row];
+}
+
+/** Rows made by messageRows and eventRow, in one statement; the outbox numbers them in this order. */
+export async function writeOutbox(tx: Db | Tx, rows: readonly OutboxRow[]): Promise<void> {
+  if (rows.length > 0) await tx.insert(outbox).values([...rows]);
 }
 
 // The payload's shape per channel is the one `enqueue` was typed with.
