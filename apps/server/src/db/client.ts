@@ -1,12 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import pg from 'pg';
+import type { Pool } from 'pg';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -47,7 +42,11 @@ export async function openDatabase(options: {
    */
   loadDataDir?: Blob;
 }): Promise<Database> {
+  // Each engine's driver loads only when it is the one opened: a server on PostgreSQL never loads
+  // PGlite (its Emscripten module and its source maps: 4 to 5 MB resident, issue 21 point 4), and
+  // an embedded one never loads node-postgres.
   if (options.databaseUrl) {
+    const [{ default: pg }, { drizzle: drizzlePg }] = await Promise.all([import('pg'), import('drizzle-orm/node-postgres')]);
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 });
     // An idle connection that the server drops (restart, failover) emits here; without a
     // listener that error would end the process. The pool replaces the connection on next use.
@@ -58,6 +57,7 @@ export async function openDatabase(options: {
     await migrateOnce(pool);
     return { db: db as unknown as Db, engine: 'postgres', close: () => pool.end() };
   }
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([import('@electric-sql/pglite'), import('drizzle-orm/pglite'), import('drizzle-orm/pglite/migrator')]);
   const inMemory = options.dataDir.startsWith('memory://');
   if (!inMemory) mkdirSync(options.dataDir, { recursive: true });
   const client = await PGlite.create(inMemory ? undefined : `${options.dataDir}/pglite`, {
@@ -80,7 +80,8 @@ export const MIGRATION_LOCK = 0x52494445;
  * but one failed at start (issue 23 point 6, docs/operations.md "Upgrades"). The next process
  * waits for the lock, then finds nothing pending.
  */
-async function migrateOnce(pool: pg.Pool): Promise<void> {
+async function migrateOnce(pool: Pool): Promise<void> {
+  const [{ drizzle: drizzlePg }, { migrate: migratePg }] = await Promise.all([import('drizzle-orm/node-postgres'), import('drizzle-orm/node-postgres/migrator')]);
   const client = await pool.connect();
   let broken: Error | undefined;
   try {

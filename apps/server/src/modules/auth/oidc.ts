@@ -18,8 +18,7 @@
 import { createHash } from 'node:crypto';
 import { isStandardEmail, pathAfterLogin, safeReturnPath, type UserType } from '@rideway/domain';
 import { and, eq, isNull, lte } from 'drizzle-orm';
-import { importPKCS8, SignJWT } from 'jose';
-import * as client from 'openid-client';
+import type * as OpenId from 'openid-client';
 import { z } from 'zod';
 import type { Config } from '../../config';
 import type { AppContext } from '../../context';
@@ -39,6 +38,13 @@ const DISCOVERY_TTL_MS = 60 * 60 * 1000;
 /** Apple's client secret lives this long (Apple allows up to six months; a fresh one per exchange is safer). */
 const APPLE_SECRET_LIFETIME_S = 5 * 60;
 
+/**
+ * openid-client (with oauth4webapi and jose: about 1 MB of heap, and their source maps) loads with
+ * the first social sign-in, not at start: a server without Google or Apple configured never needs
+ * it (issue 21 point 4).
+ */
+const openIdClient = (): Promise<typeof OpenId> => import('openid-client');
+
 export const callbackPath = (provider: SocialProvider): string => `/api/auth/${provider}/callback`;
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -56,6 +62,7 @@ function clientOf(config: Config, provider: SocialProvider): Client {
  * the team for the Services ID, for Apple (its issuer), short-lived.
  */
 export async function appleClientSecret(config: Config, nowMs: number): Promise<string> {
+  const { importPKCS8, SignJWT } = await import('jose');
   const key = await importPKCS8(config.APPLE_PRIVATE_KEY ?? '', 'ES256');
   const now = Math.floor(nowMs / 1000);
   return new SignJWT({})
@@ -70,14 +77,14 @@ export async function appleClientSecret(config: Config, nowMs: number): Promise<
 
 /** Plain http only for a local issuer in tests: production issuers are https. */
 const insecure = (issuer: string): boolean => issuer.startsWith('http://');
-// openid-client marks it deprecated only to make it stand out: it is applied to http issuers alone (tests' local provider).
-// eslint-disable-next-line @typescript-eslint/no-deprecated
-const allowHttp: (configuration: client.Configuration) => void = client.allowInsecureRequests;
 
-const discovered = new Map<string, { metadata: client.ServerMetadata; at: number }>();
+const discovered = new Map<string, { metadata: OpenId.ServerMetadata; at: number }>();
 
 /** The provider's openid-client configuration, from its (cached) discovery document; any failure is login_error. */
-async function configurationOf(ctx: AppContext, provider: SocialProvider): Promise<client.Configuration> {
+async function configurationOf(ctx: AppContext, client: typeof OpenId, provider: SocialProvider): Promise<OpenId.Configuration> {
+  // openid-client marks it deprecated only to make it stand out: it is applied to http issuers alone (tests' local provider).
+  // eslint-disable-next-line @typescript-eslint/no-deprecated
+  const allowHttp: (configuration: OpenId.Configuration) => void = client.allowInsecureRequests;
   const { issuer, clientId } = clientOf(ctx.config, provider);
   const timeout = ctx.config.SOCIAL_SIGN_IN_TIMEOUT_MS / 1000;
   const clientAuth = provider === 'google'
@@ -85,7 +92,7 @@ async function configurationOf(ctx: AppContext, provider: SocialProvider): Promi
     // Apple checks the secret's times against its own clock: the wall clock, not the app's.
     : client.ClientSecretPost(await appleClientSecret(ctx.config, Date.now()));
   const cached = discovered.get(issuer);
-  let configuration: client.Configuration;
+  let configuration: OpenId.Configuration;
   if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) {
     configuration = new client.Configuration(cached.metadata, clientId, undefined, clientAuth);
     if (insecure(issuer)) allowHttp(configuration);
@@ -116,7 +123,8 @@ async function askingProvider<T>(ctx: AppContext, provider: SocialProvider, step
  */
 export async function startSocialSignIn(ctx: AppContext, provider: SocialProvider, origin: string, next: string | undefined): Promise<{ url: string; browserToken: string }> {
   if (!(await socialAvailable(ctx, provider))) throw new AppError('forbidden');
-  const configuration = await askingProvider(ctx, provider, 'discovery', () => configurationOf(ctx, provider));
+  const client = await openIdClient();
+  const configuration = await askingProvider(ctx, provider, 'discovery', () => configurationOf(ctx, client, provider));
   const state = client.randomState();
   const nonce = client.randomNonce();
   const codeVerifier = client.randomPKCECodeVerifier();
@@ -256,7 +264,8 @@ export async function finishSocialSignIn(
   if (!browserToken || sha256(browserToken) !== pending.browserHash) throw new AppError('login_error');
   if (!(await socialAvailable(ctx, provider))) throw new AppError('forbidden');
   if (answer.error || !answer.code) throw new AppError('login_error');
-  const configuration = await askingProvider(ctx, provider, 'discovery', () => configurationOf(ctx, provider));
+  const client = await openIdClient();
+  const configuration = await askingProvider(ctx, provider, 'discovery', () => configurationOf(ctx, client, provider));
   const current = new URL(`${origin}${callbackPath(provider)}`);
   current.searchParams.set('code', answer.code);
   current.searchParams.set('state', answer.state);

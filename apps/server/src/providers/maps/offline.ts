@@ -1,7 +1,6 @@
 // The package ships a UMD main and no "exports": Node's ESM loader sees only a default export.
 import polylineCodec from '@googlemaps/polyline-codec';
 import { EARTH_RADIUS_KM, greatCircleKm, isLatLng, toRadians, type LatLng } from '@rideway/domain';
-import KDBush from 'kdbush';
 import { buildGazetteer, normalise, type Gazetteer, type GazetteerPlace } from './gazetteer';
 import type { Leg, MapsPort } from './port';
 import { isTypedPointId, pointText, typedPointPlace, typedPointSuggestion } from './typed-point';
@@ -14,21 +13,9 @@ export const AVERAGE_SPEED_KMH = 25;
 const MAX_ROUTE_KM = 1000;
 
 let gazetteer: Gazetteer | undefined;
-let positions: KDBush | undefined;
 
-/** The demo city's places, then the world's cities (135,000, read on first use, held compactly). */
+/** The demo city's places, then the world's cities (135,000, read on first use, held compactly, with their kd-tree). */
 const places = (): Gazetteer => (gazetteer ??= buildGazetteer());
-
-/** The gazetteer's places in a kd-tree by longitude and latitude, built on the first reverse geocoding. */
-function positionIndex(): KDBush {
-  if (positions) return positions;
-  const all = places();
-  const index = new KDBush(Math.max(1, all.size));
-  for (let i = 0; i < all.size; i += 1) index.add(all.lng[i] ?? 0, all.lat[i] ?? 0);
-  index.finish();
-  positions = index;
-  return index;
-}
 
 const KM_PER_DEGREE = toRadians(1) * EARTH_RADIUS_KM;
 /** Half the Earth's circumference: every place is nearer than this. */
@@ -57,18 +44,17 @@ function boxesAround(point: LatLng, radiusKm: number): [number, number, number, 
 }
 
 /**
- * The nearest place to a point, through the kd-tree: the places in the boxes around it, the
+ * The nearest place to a point, through the gazetteer's kd-tree: the places in the boxes around it, the
  * radius widened until the nearest found lies within it (so no place outside could be nearer).
  */
 function nearest(point: LatLng): GazetteerPlace | undefined {
   const all = places();
-  const index = positionIndex();
   for (let radiusKm = FIRST_RADIUS_KM; ; radiusKm *= 2) {
     let best: number | undefined;
     let bestKm = Infinity;
     for (const [west, south, east, north] of boxesAround(point, radiusKm)) {
-      for (const id of index.range(west, south, east, north)) {
-        const km = greatCircleKm(point, { lat: all.lat[id] ?? 0, lng: all.lng[id] ?? 0 });
+      for (const id of all.inBox(west, south, east, north)) {
+        const km = greatCircleKm(point, all.position(id));
         if (km < bestKm) {
           best = id;
           bestKm = km;

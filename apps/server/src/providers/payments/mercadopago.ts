@@ -1,16 +1,5 @@
 import { fromProviderDecimal, MERCADOPAGO_CURRENCIES, toProviderDecimal } from '@rideway/domain';
-import {
-  InvalidWebhookSignatureError,
-  MercadoPagoConfig,
-  MercadoPagoError,
-  MPConnectionError,
-  MPRateLimitError,
-  MPServerError,
-  Payment,
-  PaymentRefund,
-  Preference,
-  WebhookSignatureValidator,
-} from 'mercadopago';
+import type * as MercadoPago from 'mercadopago';
 import type { Config } from '../../config';
 import {
   NotificationSignatureError,
@@ -80,11 +69,15 @@ export function mercadopagoCheckoutOrigins(config: Pick<Config, 'MERCADOPAGO_API
   return [...MERCADOPAGO_CHECKOUT_ORIGINS, ...(config.MERCADOPAGO_API_URL ? [new URL(config.MERCADOPAGO_API_URL).origin] : [])];
 }
 
+/** The SDK, loaded with the adapter's first call, so a server without Mercado Pago never holds it (issue 21 point 4). */
+type Sdk = typeof MercadoPago;
+const loadSdk = (): Promise<Sdk> => import('mercadopago');
+
 type Json = Record<string, unknown>;
 type PaymentOutcome = Extract<PaymentEvent, { type: 'payment_succeeded' | 'payment_failed' | 'payment_pending' }>;
 type Headers = Record<string, string | string[] | undefined>;
 /** The SDK's request options (its `Options`, not exported by name). */
-type Options = NonNullable<ConstructorParameters<typeof MercadoPagoConfig>[0]['options']>;
+type Options = NonNullable<ConstructorParameters<Sdk['MercadoPagoConfig']>[0]['options']>;
 
 /** The dispatch half of undici's Dispatcher, all Node's fetch calls on the `dispatcher` it is given. */
 type DispatchOptions = { origin?: string | URL; path: string } & Record<string, unknown>;
@@ -148,8 +141,9 @@ const header = (headers: Headers, name: string): string | undefined => {
 const signedId = (value: unknown): string | undefined => idOf(value)?.toLowerCase();
 
 /** True when `x-signature` signs this notification's data id and request id with the secret (the SDK's validator). */
-export function mercadopagoSignatureMatches(secret: string, dataId: string | undefined, headers: Headers): boolean {
+function signatureMatches(sdk: Sdk, secret: string, dataId: string | undefined, headers: Headers): boolean {
   if (!dataId) return false;
+  const { InvalidWebhookSignatureError, WebhookSignatureValidator } = sdk;
   try {
     WebhookSignatureValidator.validate({ xSignature: header(headers, 'x-signature'), xRequestId: header(headers, 'x-request-id'), dataId, secret });
     return true;
@@ -173,38 +167,39 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
   const dispatcher = config.MERCADOPAGO_API_URL ? rebasingDispatcher(config.MERCADOPAGO_API_URL) : undefined;
 
   /** A fresh SDK config per call (see above), with our timeout, no retries and, with the override, its dispatcher. */
-  const sdkConfig = (idempotencyKey?: string): MercadoPagoConfig => {
+  const sdkConfig = (sdk: Sdk, idempotencyKey?: string): MercadoPago.MercadoPagoConfig => {
     const options: Options & { dispatcher?: Dispatch } = { timeout: config.PAYMENT_TIMEOUT_MS, maxRetries: 0, ...(idempotencyKey ? { idempotencyKey } : {}), ...(dispatcher ? { dispatcher } : {}) };
-    return new MercadoPagoConfig({ accessToken, options });
+    return new sdk.MercadoPagoConfig({ accessToken, options });
   };
 
   /** Unknown outcomes (no answer, 408, 429, 5xx, a malformed 2xx) as ProviderUnavailableError; refusals as they are. */
-  const unknown = (error: unknown): boolean =>
+  const unknown = ({ MPConnectionError, MPServerError, MPRateLimitError, MercadoPagoError }: Sdk, error: unknown): boolean =>
     error instanceof MPConnectionError || error instanceof MPServerError || error instanceof MPRateLimitError || error instanceof MalformedAnswer || (error instanceof MercadoPagoError && error.status === 408) || !(error instanceof MercadoPagoError);
-  const sorted = (error: unknown): Error => {
-    if (error instanceof MercadoPagoError && !unknown(error)) return new Error(`mercadopago: refused: HTTP ${String(error.status)} ${error.message.slice(0, 200)}`);
+  const sorted = (sdk: Sdk, error: unknown): Error => {
+    if (error instanceof sdk.MercadoPagoError && !unknown(sdk, error)) return new Error(`mercadopago: refused: HTTP ${String(error.status)} ${error.message.slice(0, 200)}`);
     if (error instanceof RangeError) return error;
     return new ProviderUnavailableError('mercadopago', error instanceof Error ? `mercadopago: ${error.message.slice(0, 200)}` : 'mercadopago: no answer');
   };
 
   /** GET /v1/payments/:id; undefined when Mercado Pago has no such payment (404). */
-  async function payment(id: string): Promise<Json | undefined> {
+  async function payment(sdk: Sdk, id: string): Promise<Json | undefined> {
     try {
-      return asRecord(await new Payment(sdkConfig()).get({ id }));
+      return asRecord(await new sdk.Payment(sdkConfig(sdk)).get({ id }));
     } catch (error) {
-      if (error instanceof MercadoPagoError && error.status === 404) return undefined;
+      if (error instanceof sdk.MercadoPagoError && error.status === 404) return undefined;
       throw error;
     }
   }
 
   async function createCheckout(request: CheckoutRequest): Promise<Checkout> {
+    const sdk = await loadSdk();
     const currency = request.currency.toUpperCase();
     const unitPrice = Number(toProviderDecimal(request.amountMinor, currency));
     const notificationUrl = new URL('webhook', request.returnUrl);
     notificationUrl.search = 'source_news=webhooks';
     try {
       const preference = asRecord(
-        await new Preference(sdkConfig(request.idempotencyKey)).create({
+        await new sdk.Preference(sdkConfig(sdk, request.idempotencyKey)).create({
           body: {
             items: [{ id: request.reference, title: request.description.slice(0, 256), quantity: 1, unit_price: unitPrice, currency_id: currency }],
             // Section 4's fields where Mercado Pago takes them: the payer's name and email, our ids in metadata.
@@ -227,15 +222,16 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
       if (!id || !url || !/^https?:\/\//.test(url)) throw new MalformedAnswer('mercadopago', 'a preference without its id or init_point');
       return { kind: 'redirect', url, checkoutId: checkoutIdOf(id, request.reference) };
     } catch (error) {
-      throw sorted(error);
+      throw sorted(sdk, error);
     }
   }
 
   async function lookup(checkoutId: string): Promise<PaymentEvent | undefined> {
     const reference = referenceOf(checkoutId);
     if (!reference) return undefined;
+    const sdk = await loadSdk();
     try {
-      const found = await new Payment(sdkConfig()).search({ options: { external_reference: reference, sort: 'date_created', criteria: 'desc' } });
+      const found = await new sdk.Payment(sdkConfig(sdk)).search({ options: { external_reference: reference, sort: 'date_created', criteria: 'desc' } });
       const results = asRecord(found)?.results;
       if (!Array.isArray(results)) throw new MalformedAnswer('mercadopago', 'a search without results');
       const ours = results.map(asRecord).filter((candidate): candidate is Json => candidate?.external_reference === reference);
@@ -243,11 +239,12 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
       const newest = approved ?? ours[0];
       return newest ? mercadopagoOutcome(newest) : undefined;
     } catch (error) {
-      throw sorted(error);
+      throw sorted(sdk, error);
     }
   }
 
   async function parseNotification(rawBody: Buffer, headers: Headers): Promise<PaymentEvent> {
+    const sdk = await loadSdk();
     let body: Json | undefined;
     try {
       body = asRecord(JSON.parse(rawBody.toString('utf8')) as unknown);
@@ -255,19 +252,19 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
       body = undefined;
     }
     const dataId = signedId(asRecord(body?.data)?.id);
-    if (!mercadopagoSignatureMatches(webhookSecret as string, dataId, headers)) throw new NotificationSignatureError('mercadopago');
+    if (!signatureMatches(sdk, webhookSecret as string, dataId, headers)) throw new NotificationSignatureError('mercadopago');
     const providerType = asString(body?.action) ?? asString(body?.type) ?? 'unknown';
     const ignored: PaymentEvent = { type: 'ignored', eventId: `${providerType}:${dataId ?? 'none'}:${asString(header(headers, 'x-request-id')) ?? ''}`, providerType };
     if (body?.type !== 'payment' || !dataId || !/^\d{1,20}$/.test(dataId)) return ignored;
     let current: Json | undefined;
     try {
       // What Mercado Pago says of the payment now, not what the notification carries.
-      current = await payment(dataId);
+      current = await payment(sdk, dataId);
     } catch (error) {
-      throw sorted(error);
+      throw sorted(sdk, error);
     }
     if (!current) return ignored;
-    if (idOf(current.id) !== dataId || !asString(current.status)) throw sorted(new MalformedAnswer('mercadopago', 'a payment without its id or status'));
+    if (idOf(current.id) !== dataId || !asString(current.status)) throw sorted(sdk, new MalformedAnswer('mercadopago', 'a payment without its id or status'));
     // A payment given back after it was taken is news about a refund (settled by `refund`'s own answer) or a dispute, not a failed checkout.
     if (current.status === 'refunded') return { ...ignored, providerType: `${providerType}:refunded` };
     if (current.status === 'charged_back') {
@@ -285,9 +282,10 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
   async function refund(request: RefundRequest): Promise<RefundResult> {
     const currency = request.currency.toUpperCase();
     if (!/^\d{1,20}$/.test(request.transactionId)) return { status: 'failed', reason: 'mercadopago: not a payment id' };
+    const sdk = await loadSdk();
     try {
       const answer = asRecord(
-        await new PaymentRefund(sdkConfig(request.idempotencyKey)).create({ payment_id: request.transactionId, body: { amount: Number(toProviderDecimal(request.amountMinor, currency)) } }),
+        await new sdk.PaymentRefund(sdkConfig(sdk, request.idempotencyKey)).create({ payment_id: request.transactionId, body: { amount: Number(toProviderDecimal(request.amountMinor, currency)) } }),
       );
       const status = asString(answer?.status);
       const id = idOf(answer?.id);
@@ -298,7 +296,7 @@ export function mercadopagoProvider(config: Config): PaymentProviderPort {
     } catch (error) {
       if (error instanceof RetryableRefundError) throw error;
       if (error instanceof RangeError) return { status: 'failed', reason: error.message };
-      if (error instanceof MercadoPagoError && !unknown(error) && error.status !== 401) return { status: 'failed', reason: `HTTP ${String(error.status)} ${error.message.slice(0, 200)}` };
+      if (error instanceof sdk.MercadoPagoError && !unknown(sdk, error) && error.status !== 401) return { status: 'failed', reason: `HTTP ${String(error.status)} ${error.message.slice(0, 200)}` };
       throw new RetryableRefundError(error instanceof Error ? `mercadopago: ${error.message.slice(0, 200)}` : 'mercadopago: refund: no answer');
     }
   }
