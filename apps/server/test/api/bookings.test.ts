@@ -261,12 +261,32 @@ describe.each(ENGINES)('bookings and money on %s (spec sections 4, 5, 9)', (engi
       expect(queries.statements.filter((statement) => /from "(bookings|sessions)"/.test(statement))).toEqual([]);
       // The rider's notice and the live events (the booking, seven offers withdrawn) in one statement.
       expect(outboxWrites).toEqual([1 + 1 + 1 + 7]);
+      // A driver coming late (its request read after the winner's answer left) is refused from
+      // what this process kept of the taken booking, without a transaction either.
+      expect(codeOf(await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: drivers[1] }))).toBe('not_found');
+      expect(opened).toBe(1);
     } finally {
       queries.stop();
       t.db.transaction = transaction;
     }
-    // A late driver (another process's, say) meets the locked step's own answer: the same key.
-    expect(codeOf(await t.request({ method: 'POST', url: `/api/bookings/${b.id}/accept`, as: drivers[0] }))).toBe('not_found');
+  });
+
+  it("issue 21 point 1: an accept refused from the process's memory gets the key the locked step gives", async () => {
+    const rider = await t.makeUser('rider');
+    const [first, second] = [await onlineDriver(), await onlineDriver()];
+    // Taken by another process (written straight to the database): this one has not seen it, and its locked step refuses.
+    const elsewhere = (await book(rider)).json();
+    await offerTo(elsewhere.id, first, second);
+    await t.db.update(bookings).set({ status: 'ACCEPTED', driver: first.id, requestedDrivers: {} }).where(eq(bookings.id, elsewhere.id));
+    const locked = await t.request({ method: 'POST', url: `/api/bookings/${elsewhere.id}/accept`, as: second });
+    await t.db.update(bookings).set({ status: 'CANCELLED' }).where(eq(bookings.id, elsewhere.id));
+    // Taken here: refused from memory.
+    const here = (await book(rider)).json();
+    await offerTo(here.id, first, second);
+    expect((await t.request({ method: 'POST', url: `/api/bookings/${here.id}/accept`, as: first })).statusCode).toBe(200);
+    const remembered = await t.request({ method: 'POST', url: `/api/bookings/${here.id}/accept`, as: second });
+    const again = await t.request({ method: 'POST', url: `/api/bookings/${here.id}/accept`, as: first });
+    expect([locked, remembered, again].map((answer) => [answer.statusCode, codeOf(answer)])).toEqual([[404, 'not_found'], [404, 'not_found'], [404, 'not_found']]);
   });
 
   it('section 4 REACHED in taxi mode: the fare is recomputed from the tracked points and the drop reverse-geocoded', async () => {

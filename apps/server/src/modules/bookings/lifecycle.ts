@@ -14,7 +14,7 @@ import { newestPosition, plausibleReachPosition, routeDriven } from './before-st
 import { cancelCharge, driverCar, type DriverCar, rateDriver, ratingComment, reachFare, saveDrop, settlement, trackingPoint, walletPaidAhead } from './effects';
 import { receiptMail } from './receipt';
 import { referralBonus } from './referral-bonus';
-import { commitStep, currentBooking, refuseTakenOffer, runStep, SYSTEM, type StepChange, type StepEffect } from './step';
+import { commitStep, refuseTakenOffer, runStep, takenOffers, SYSTEM, type StepChange, type StepEffect } from './step';
 
 /**
  * The trip engine: one function per section 4 step, each one transaction (see step.ts). The
@@ -24,30 +24,20 @@ import { commitStep, currentBooking, refuseTakenOffer, runStep, SYSTEM, type Ste
 
 type StepRequest = { actor: Actor; bookingId: string };
 
-/**
- * The accepts running in this process, by booking: the last of each booking's line, which settles
- * with the booking as that accept left it (its answer, or the row it was refused from), or
- * undefined when it failed without knowing (acceptBooking).
- */
-const acceptsInLine = new Map<string, Promise<BookingRow | undefined>>();
+/** The accepts running in this process, by booking: the last of each booking's line (acceptBooking). */
+const acceptsInLine = new Map<string, Promise<unknown>>();
 
 /**
  * Accept a NEW trip offered to this driver: the driver's details and car are copied in (its row
- * locked first). Drivers racing to one booking in this process go one after another, and each
- * after the first is refused without a transaction once the booking is taken (refuseTakenOffer),
- * from the booking as the accept ahead of it left it, with no read: the booking's lock is held by
- * one accept, not by a queue of losers each holding a connection.
+ * locked first). Drivers racing to one booking in this process go one after another, and an accept
+ * of a booking this process has seen taken is refused without a transaction (takenOffers): the
+ * booking's lock is held by one accept, not by a queue of losers each holding a connection.
  */
 export async function acceptBooking(ctx: AppContext, { actor, bookingId }: StepRequest): Promise<BookingRow> {
   const ahead = acceptsInLine.get(bookingId);
-  let known: BookingRow | undefined;
   const mine = (async () => {
-    if (ahead) {
-      known = (await ahead) ?? (await currentBooking(ctx.db, bookingId));
-      refuseTakenOffer(actor, known);
-      // Not taken: what this accept's locked step finds is what the next in line must go by.
-      known = undefined;
-    }
+    if (ahead) await ahead.catch(() => undefined);
+    refuseTakenOffer(actor, takenOffers.get(bookingId, ctx.now()));
     // The driver's row, locked and read once: its details go into the plan, its car into the booking.
     let car: DriverCar | undefined;
     const action = async (tx: Tx): Promise<BookingAction> => {
@@ -55,17 +45,17 @@ export async function acceptBooking(ctx: AppContext, { actor, bookingId }: StepR
       car = driver.car;
       return { type: 'accept', driver: driver.details };
     };
-    known = await commitStep(ctx, { actor, bookingId, action, effects: [driverCar(() => car)] });
-    return known;
+    const row = await commitStep(ctx, { actor, bookingId, action, effects: [driverCar(() => car)] });
+    takenOffers.remember(row, ctx.now());
+    return row;
   })();
-  const line = mine.then(() => known, () => known);
-  acceptsInLine.set(bookingId, line);
+  acceptsInLine.set(bookingId, mine);
   try {
     const row = await mine;
     ctx.metrics?.offerOutcome('accepted');
     return row;
   } finally {
-    if (acceptsInLine.get(bookingId) === line) acceptsInLine.delete(bookingId);
+    if (acceptsInLine.get(bookingId) === mine) acceptsInLine.delete(bookingId);
   }
 }
 
@@ -151,9 +141,25 @@ const offerLeg = (uid: string, leg: RoadLeg | undefined): StepEffect => (_tx, { 
   return Promise.resolve({ offerLegs: leg ? { ...others, [uid]: leg } : others });
 };
 
+/** The driver's columns an accept reads: the row is locked, and read no wider than the booking needs. */
+const ACCEPTING_COLUMNS = {
+  id: users.id,
+  queue: users.queue,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  profileImage: users.profileImage,
+  mobile: users.mobile,
+  pushToken: users.pushToken,
+  vehicleNumber: users.vehicleNumber,
+  ratings: users.ratings,
+  fleetadmin: users.fleetadmin,
+  vehicleMake: users.vehicleMake,
+  vehicleModel: users.vehicleModel,
+};
+
 /** The accepting driver's details as section 4 copies them into the booking, and its car (issue 17). */
 async function acceptingDriver(tx: Tx, uid: string) {
-  const driver = (await tx.select().from(users).where(eq(users.id, uid)).for('update'))[0];
+  const driver = (await tx.select(ACCEPTING_COLUMNS).from(users).where(eq(users.id, uid)).for('update'))[0];
   if (!driver) throw new AppError('not_found');
   const details = {
     uid: driver.id,

@@ -16,7 +16,7 @@ import {
 import { and, eq, sql } from 'drizzle-orm';
 import { recordAudit } from '../../audit/record';
 import type { AppContext } from '../../context';
-import type { Db, Tx } from '../../db/client';
+import type { Tx } from '../../db/client';
 import { bookings, users } from '../../db/schema';
 import { AppError, unwrap } from '../../http/app-error';
 import { announcementRows } from '../dispatch/announce';
@@ -155,19 +155,42 @@ function visibleTo(actor: StepActor, row: BookingRow | undefined): BookingRow {
   return row;
 }
 
-/** The booking as it stands, read without a transaction or a lock. */
-export async function currentBooking(db: Db, id: string): Promise<BookingRow | undefined> {
-  return (await db.select().from(bookings).where(eq(bookings.id, id)))[0];
-}
+/** How long this process remembers a booking it saw taken, and how many it remembers at most. */
+const TAKEN_KEPT_MS = 60_000;
+const TAKEN_KEPT = 5_000;
 
 /**
- * Issue 21 point 1: an accept that waited for another accept of the same booking in this process is
- * refused from the booking as that one left it (its answer, or the row it was refused from), when
- * it was taken (offerRefusal: the offers were withdrawn). Passing promises nothing: the locked step
- * still decides, as it does between processes.
+ * Issue 21 point 1: the bookings this process saw accepted lately, as the accept left them. A
+ * booking once accepted never offers itself again (section 4: no step leads from ACCEPTED back to
+ * NEW, and its offers are withdrawn for good), so a later accept of it is refused from what is kept
+ * with the key the locked step would give, without a transaction (the race's losers, a retry). Kept
+ * for a minute, a few thousand at most: the facts a refusal reads, not the row.
  */
-export function refuseTakenOffer(actor: StepActor, row: BookingRow | undefined): void {
-  if (row && actor !== SYSTEM) unwrap(offerRefusal(factsOf(row), domainActor(actor)));
+export const takenOffers = (() => {
+  const kept = new Map<string, { facts: BookingFacts; at: number }>();
+  return {
+    remember(row: BookingRow, now: number): void {
+      kept.delete(row.id);
+      kept.set(row.id, { facts: factsOf(row), at: now });
+      // Oldest first out: a Map keeps insertion order.
+      for (const [id, entry] of kept) {
+        if (kept.size <= TAKEN_KEPT && entry.at > now - TAKEN_KEPT_MS) break;
+        kept.delete(id);
+      }
+    },
+    get(id: string, now: number): BookingFacts | undefined {
+      const entry = kept.get(id);
+      return entry && entry.at > now - TAKEN_KEPT_MS ? entry.facts : undefined;
+    },
+  };
+})();
+
+/**
+ * Refuses an accept from a booking this process saw taken (takenOffers), as the locked step would
+ * (offerRefusal: its offers were withdrawn). Passing promises nothing: the locked step decides.
+ */
+export function refuseTakenOffer(actor: StepActor, facts: BookingFacts | undefined): void {
+  if (facts && actor !== SYSTEM) unwrap(offerRefusal(facts, domainActor(actor)));
 }
 
 const domainActor = (actor: StepActor): DomainActor => (actor === SYSTEM ? { usertype: 'system' } : { usertype: actor.usertype, uid: actor.uid });

@@ -7,14 +7,34 @@ import { bookings, tracking, users } from '../../db/schema';
 import type { Actor } from '../../http/actor';
 import type { DriverPresence } from '../../providers/geo/port';
 import { eventFrame, emit } from '../../realtime/events';
-import { findUser, type UserRow } from '../accounts/accounts';
+import type { UserRow } from '../accounts/accounts';
 import { assertMayGoOnline } from './online-rule';
 
 export const driverTimeoutMs = (ctx: AppContext): number => ctx.config.DRIVER_TIMEOUT_S * 1000;
 /** Positions reported at or after this count as fresh. */
 export const freshSince = (ctx: AppContext): number => (ctx.config.DRIVER_TIMEOUT_S > 0 ? ctx.now() - driverTimeoutMs(ctx) : 0);
 
-const presenceOf = (row: UserRow, position: { lat: number; lng: number; at: number }): DriverPresence => ({
+/** The user columns a driver's entry in the live index is made of, and where it was last: read alone, not the whole row. */
+const presenceColumns = {
+  id: users.id,
+  usertype: users.usertype,
+  approved: users.approved,
+  queue: users.queue,
+  driverActiveStatus: users.driverActiveStatus,
+  carType: users.carType,
+  fleetadmin: users.fleetadmin,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  vehicleNumber: users.vehicleNumber,
+  locationLat: users.locationLat,
+  locationLng: users.locationLng,
+  locationAt: users.locationAt,
+};
+type PresenceRow = Pick<UserRow, keyof typeof presenceColumns>;
+
+const presenceRow = async (db: Db, uid: string): Promise<PresenceRow | undefined> => (await db.select(presenceColumns).from(users).where(eq(users.id, uid)))[0];
+
+const presenceOf = (row: PresenceRow, position: { lat: number; lng: number; at: number }): DriverPresence => ({
   uid: row.id,
   ...position,
   carType: row.carType,
@@ -92,7 +112,7 @@ export async function reportLocation(ctx: AppContext, actor: Actor, { lat, lng }
   let presence = await ctx.live.geo.move(actor.uid, report);
   if (!presence) {
     // Not in the index: offline, or online since before this process started. The database says which.
-    const row = await findUser(ctx.db, actor.uid);
+    const row = await presenceRow(ctx.db, actor.uid);
     if (row?.driverActiveStatus) {
       presence = presenceOf(row, report);
       await ctx.live.geo.put(presence);
@@ -112,7 +132,7 @@ export async function reportLocation(ctx: AppContext, actor: Actor, { lat, lng }
  * availability (status, queue, approval, car type). Call after the change commits.
  */
 export async function syncDriver(ctx: AppContext, uid: string): Promise<void> {
-  const row = await findUser(ctx.db, uid);
+  const row = await presenceRow(ctx.db, uid);
   const current = await ctx.live.geo.get(uid);
   if (row?.usertype !== 'driver' || !row.driverActiveStatus) {
     if (current) {
