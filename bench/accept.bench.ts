@@ -11,7 +11,7 @@ import { report } from './measure';
 /**
  * The accept race: 8 drivers accept one booking at once, exactly one wins. Through the HTTP API
  * (keep-alive requests to the listening server: session, route table, the locked booking, the
- * domain's plan, driver details, queue flag, notices and events in one transaction) against the
+ * domain's plan, driver details, queue flag, notices and events in one transaction; the racers after the winner are refused from the process's memory of the taken booking) against the
  * bare conditional UPDATE that decides the race, sent by 8 connections at once, in the same run:
  * on PostgreSQL when DATABASE_URL is set (issue 21 point 6), else on the embedded PGlite. Races
  * per second. Target: at least 0.3x of the bare UPDATE; below it the bench prints BELOW and why.
@@ -80,10 +80,11 @@ for (let round = 0; round < 3; round += 1) {
 export const passed = report(`accept race (${world.engine}), ${String(RACERS)} drivers at once, exactly one wins: through the HTTP API vs a bare conditional UPDATE`, median(api), median(bare), { min: 0.3 });
 if (!passed) {
   // Why, for the note: the bare race is 8 single statements; through the API each of the 8 is a
-  // request (session, route, validation, answer) and the winner's is a transaction (begin, the
-  // locked booking, the driver, the queue flag, the notices and the live events, commit). The
-  // seven after it wait in line in the process and read the booking once (refuseTakenOffer).
-  console.log('  note: each racer is a whole HTTP request; the winner writes the booking, the driver\'s queue flag, its notices and live events in one transaction, which the bare UPDATE does not; the seven after it read the booking once and are refused');
+  // request (session, route, validation, answer), and the winner's is a transaction (begin, the
+  // booking locked with its rider's language, the driver locked, the queue flag, the booking's
+  // write, its notices and live events in one insert, commit) and the live index's update; the
+  // seven after it are refused from what the process kept of the taken booking (takenOffers).
+  console.log("  note: each racer is a whole HTTP request (the client's share in this process too); the winner's transaction writes the booking, the driver's queue flag, its notices and live events, which the bare UPDATE does not, and the live relay numbers and publishes the events; the seven after it are refused from memory, without a transaction");
 }
 await pool?.end();
 await world.close();
