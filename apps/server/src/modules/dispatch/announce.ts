@@ -20,16 +20,9 @@ const bookingAudience = (row: BookingRow) => ({
  */
 const liveView = (row: BookingRow) => (Object.keys(row.requestedDrivers).every((uid) => uid === row.driver) ? partyBookingView(row) : publicBookingView(row));
 
-/** The booking's change for everyone following it, and the offers it makes or withdraws. */
-export async function announceBooking(
-  tx: Tx,
-  before: BookingRow | undefined,
-  after: BookingRow,
-  now: number,
-  settings: Pick<Settings, 'appName' | 'convert_to_mile'>,
-  languages?: LanguageFiles,
-): Promise<void> {
-  await writeOutbox(tx, await announcementRows(tx, before, after, now, settings, languages));
+/** The booking's change for everyone following it, and the offers it makes or withdraws (announcementRows, written). */
+export async function announceBooking(...args: Parameters<typeof announcementRows>): Promise<void> {
+  await writeOutbox(args[0], await announcementRows(...args));
 }
 
 /**
