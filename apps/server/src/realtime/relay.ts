@@ -17,10 +17,13 @@ type Claimed = { seq: number; recipient: string; payload: EventPayload };
 /** Events numbered in one pass at most. */
 const RELAY_BATCH = 500;
 
-export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch = RELAY_BATCH): Promise<number> {
-  // Most passes find nothing: a cheap look first, the lock and the numbering only when needed.
-  const waiting = await db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.channel, 'event'), isNull(outbox.deliveredAt))).limit(1);
-  if (waiting.length === 0) return 0;
+export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch = RELAY_BATCH, { look = true }: { look?: boolean } = {}): Promise<number> {
+  // Most passes find nothing: a cheap look first, the lock and the numbering only when needed
+  // (not when the caller knows events are waiting: a step that just committed its own).
+  if (look) {
+    const waiting = await db.select({ id: outbox.id }).from(outbox).where(and(eq(outbox.channel, 'event'), isNull(outbox.deliveredAt))).limit(1);
+    if (waiting.length === 0) return 0;
+  }
   const claimed = await db.transaction(async (tx) => {
     const lock = rowsOf<{ locked: boolean }>(await tx.execute(sql`select pg_try_advisory_xact_lock(${RELAY_LOCK}) as locked`));
     if (lock[0]?.locked !== true) return [];
@@ -42,8 +45,8 @@ export async function relayEventsOnce(db: Db, bus: EventBus, now: number, batch 
 }
 
 export type EventRelay = {
-  /** Relay soon: a change with events just committed. */
-  kick(): void;
+  /** Relay soon: a change with events just committed (`written`: the caller knows it wrote some, so the pass need not look first). */
+  kick(written?: boolean): void;
   /** Relay now and wait (tests and shutdown). */
   drain(): Promise<void>;
 };
@@ -51,24 +54,27 @@ export type EventRelay = {
 /** Runs the relay on demand, one pass at a time, with another pass when kicked during one. */
 export function eventRelay(db: Db, bus: EventBus, now: () => number, onError: (error: unknown) => void): EventRelay {
   let running: Promise<void> | undefined;
-  const pending = { again: false };
+  const pending = { again: false, written: false };
   // A kick during a pass asks for one more pass; read through a call, since it changes across awaits.
   const kickedMeanwhile = (): boolean => pending.again;
-  const run = (): Promise<void> => {
+  const run = (written: boolean): Promise<void> => {
     if (running) {
       pending.again = true;
+      pending.written ||= written;
       return running;
     }
+    pending.written = written;
     running = (async () => {
       do {
+        const look = !pending.written;
         pending.again = false;
+        pending.written = false;
         try {
           // Keep going while a pass took a whole batch: a backlog. A pass that took less found
           // every event committed before it began; one committed since kicked again (pending),
           // and one from another process is found by the background's poll.
-          while ((await relayEventsOnce(db, bus, now())) >= RELAY_BATCH) {
-            // The next batch.
-          }
+          let taken = await relayEventsOnce(db, bus, now(), RELAY_BATCH, { look });
+          while (taken >= RELAY_BATCH) taken = await relayEventsOnce(db, bus, now());
         } catch (error) {
           onError(error);
         }
@@ -79,11 +85,11 @@ export function eventRelay(db: Db, bus: EventBus, now: () => number, onError: (e
     return running;
   };
   return {
-    kick() {
-      void run();
+    kick(written = false) {
+      void run(written);
     },
     async drain() {
-      await run();
+      await run(false);
       if (running) await running;
     },
   };

@@ -129,7 +129,8 @@ async function auditStaffStep(tx: Tx, actor: StepActor, step: BookingAction, cha
  */
 export async function afterStep(ctx: AppContext, updated: BookingRow, driverChanged = true): Promise<void> {
   if (updated.driver && driverChanged) await syncDriver(ctx, updated.driver);
-  ctx.live.relay.kick();
+  // Every step wrote the booking's live view: the relay need not look for waiting events first.
+  ctx.live.relay.kick(true);
 }
 
 /** The booking, locked for this transaction, or 404 when missing or not the caller's to see. */
