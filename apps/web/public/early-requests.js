@@ -1,6 +1,6 @@
-// Issue 21 point 5: the app's first two requests, the language files and the session, are made
-// while the app's script downloads instead of after it has run: a round trip and a download taken
-// off a phone's first view. src/api/early.ts hands each answer to the app, once.
+// Issue 21 point 5: the app's first requests, the language files, the session and the settings, are
+// made while the app's script downloads instead of after it has run: a round trip and a download
+// taken off a phone's first view. src/api/early.ts hands each answer to the app, once.
 (function () {
   var stored = null;
   try {
@@ -13,6 +13,7 @@
   [
     '/get_languages?messages=' + encodeURIComponent(stored || ''),
     '/api/session',
+    '/api/settings',
   ].forEach(function (url) {
     requests.set(url, fetch(url, { credentials: 'same-origin' }));
   });

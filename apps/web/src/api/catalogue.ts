@@ -1,11 +1,13 @@
 import type { CancelReason, CarType, PaymentProvider } from '@rideway/contract';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { REFERENCE_DATA_STALE_MS } from '../config/ui-constants';
 import { api } from './client';
 
 /** The car types riders choose from; public, so the home page's form fills for visitors too. */
+export const carTypesQuery = queryOptions({ queryKey: ['cartypes'], queryFn: async () => (await api<{ cartypes: CarType[] }>('/api/cartypes')).cartypes, staleTime: REFERENCE_DATA_STALE_MS });
+
 export function useCarTypes() {
-  return useQuery({ queryKey: ['cartypes'], queryFn: async () => (await api<{ cartypes: CarType[] }>('/api/cartypes')).cartypes, staleTime: REFERENCE_DATA_STALE_MS });
+  return useQuery(carTypesQuery);
 }
 
 export function useCancelReasons(enabled: boolean) {

@@ -1,6 +1,6 @@
 import type { EditPlaceRequest, PlaceSuggestion, SavedPlace, SavePlaceRequest } from '@rideway/contract';
 import type { Place } from '@rideway/domain';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from './client';
 
 export type { PlaceSuggestion, SavedPlace } from '@rideway/contract';
@@ -54,8 +54,11 @@ const SAVED_PLACES = ['saved-places'] as const;
  * Issue 17 point 12: the rider's saved places, the most used first (the server's order). Read
  * again each time a place field or the profile mounts, so a drop recorded since shows.
  */
+/** A rider's saved places (issue 17 point 12). */
+export const savedPlacesQuery = queryOptions({ queryKey: SAVED_PLACES, queryFn: async () => (await api<{ places: SavedPlace[] }>('/api/me/places')).places });
+
 export function useSavedPlaces(enabled = true) {
-  return useQuery({ queryKey: SAVED_PLACES, queryFn: async () => (await api<{ places: SavedPlace[] }>('/api/me/places')).places, enabled });
+  return useQuery({ ...savedPlacesQuery, enabled });
 }
 
 /** The saved places change: every field and list showing them reads them again. */

@@ -2,10 +2,10 @@ import { Box, CircularProgress } from '@mui/material';
 import { RouterProvider } from 'react-router';
 import type { Language } from '../i18n/languages';
 import { Providers } from './Providers';
-import { router } from './router';
+import type { AppRouter } from './router';
 
-/** The app, once i18next has started from the server's language files (main.tsx). */
-export function App({ languages }: { languages: Language[] }) {
+/** The app, once i18next has started from the server's language files (main.tsx), on its router. */
+export function App({ languages, router }: { languages: Language[]; router: AppRouter }) {
   return (
     <Providers languages={languages}>
       <RouterProvider router={router} />

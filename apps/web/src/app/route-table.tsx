@@ -1,6 +1,5 @@
 import { isProtectedRoute, PROTECTED_ROUTES } from '@rideway/domain';
 import { Outlet, type RouteObject } from 'react-router';
-import { AppLayout } from './layout/AppLayout';
 import { PublicLayout } from './layout/PublicLayout';
 import { NotFoundPage } from './NotFoundPage';
 import { RequireRole } from './RequireRole';
@@ -31,27 +30,34 @@ export const routes: RouteObject[] = [
     // Signed-in screens, each behind section 2's roles for it.
     element: (
       <RequireRole allowed={EVERY_USER}>
-        <AppLayout />
+        <Outlet />
       </RequireRole>
     ),
     children: [
-      ...Object.entries(SCREENS).map(([path, screen]) => ({
-        element: (
-          <RequireRole allowed={isProtectedRoute(path) ? PROTECTED_ROUTES[path] : []}>
-            <Outlet />
-          </RequireRole>
-        ),
-        children: [{ path: path.slice(1), lazy: screen }],
-      })),
-      { path: 'bookings/:id', lazy: async () => ({ Component: (await import('./routes/booking')).BookingRoute }) },
-      // Issue 20 point 6: one user's page, for those who see the user tables (the server scopes a fleet admin to its drivers).
       {
-        element: (
-          <RequireRole allowed={USER_MANAGERS}>
-            <Outlet />
-          </RequireRole>
-        ),
-        children: [{ path: 'users/:id', lazy: async () => ({ Component: (await import('../features/admin/UserDetailPage')).UserDetailPage }) }],
+        // Their layout (the side menu, the inbox bell, a driver's position sharing) loads with the
+        // first of them, beside its screen: a visitor's landing page evaluates none of it (issue 21 point 5).
+        lazy: async () => ({ Component: (await import('./layout/AppLayout')).AppLayout }),
+        children: [
+          ...Object.entries(SCREENS).map(([path, screen]) => ({
+            element: (
+              <RequireRole allowed={isProtectedRoute(path) ? PROTECTED_ROUTES[path] : []}>
+                <Outlet />
+              </RequireRole>
+            ),
+            children: [{ path: path.slice(1), lazy: screen }],
+          })),
+          { path: 'bookings/:id', lazy: async () => ({ Component: (await import('./routes/booking')).BookingRoute }) },
+          // Issue 20 point 6: one user's page, for those who see the user tables (the server scopes a fleet admin to its drivers).
+          {
+            element: (
+              <RequireRole allowed={USER_MANAGERS}>
+                <Outlet />
+              </RequireRole>
+            ),
+            children: [{ path: 'users/:id', lazy: async () => ({ Component: (await import('../features/admin/UserDetailPage')).UserDetailPage }) }],
+          },
+        ],
       },
     ],
   },

@@ -9,6 +9,7 @@ import { Suspense, useDeferredValue, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useMe } from '../../api/session';
 import { useSettings } from '../../api/settings';
+import { Deferred } from '../../components/Deferred';
 import { useInstallPrompt } from './install-prompt';
 import { LandingHero } from './LandingHero';
 
@@ -28,24 +29,10 @@ const isWebLink = (href: string | undefined): href is string => {
   }
 };
 
-/**
- * The landing page: the hero with the slogan and the booking form, three product highlights, the
- * app download section. The booking form and its placeholder are the booking feature's; the app passes them in.
- */
-export function LandingPage({ bookingForm, formPlaceholder }: { bookingForm: (me: User | null) => ReactNode; formPlaceholder: (signedIn: boolean) => ReactNode }) {
+/** The highlights and the app download section, below the hero. */
+function LandingSections() {
   const { t } = useTranslation();
   const { data: settings } = useSettings();
-  const session = useMe();
-  // Issue 21 point 5: the session's answer swaps the placeholder for the form in a background
-  // render that yields to the browser (a query's answer alone re-renders at once, in one long
-  // task on a phone).
-  const me = useDeferredValue(session.data);
-  const isPending = useDeferredValue(session.isPending);
-  // Section 2: visitors, riders and admins get the booking form; other roles the slogan alone.
-  // Issue 17: while the session is asked for, the form's shape holds its place (most visitors get the form).
-  let heroForm: ReactNode = null;
-  if (isPending) heroForm = formPlaceholder(false);
-  else if (showsHeroBookingForm(me?.usertype ?? null)) heroForm = <Suspense fallback={formPlaceholder(Boolean(me))}>{bookingForm(me ?? null)}</Suspense>;
   const { canInstall, install } = useInstallPrompt();
   // Store links only for the stores the admin has set (section 3's AppleStoreLink, PlayStoreLink).
   const stores = [
@@ -54,7 +41,6 @@ export function LandingPage({ bookingForm, formPlaceholder }: { bookingForm: (me
   ].flatMap(({ href, label }) => (isWebLink(href) ? [{ href, label }] : []));
   return (
     <>
-      <LandingHero form={heroForm} />
       <Container sx={{ py: 8 }} component="section" aria-labelledby="highlights">
         <Typography id="highlights" variant="h4" component="h2" sx={{ mb: 4, textAlign: 'center' }}>
           {t('highlights_title')}
@@ -98,6 +84,36 @@ export function LandingPage({ bookingForm, formPlaceholder }: { bookingForm: (me
           </Stack>
         </Container>
       </Box>
+    </>
+  );
+}
+
+/**
+ * The landing page: the hero with the slogan and the booking form, three product highlights, the
+ * app download section. The booking form and its placeholder are the booking feature's; the app passes them in.
+ */
+export function LandingPage({ bookingForm, formPlaceholder }: { bookingForm: (me: User | null) => ReactNode; formPlaceholder: (signedIn: boolean) => ReactNode }) {
+  const session = useMe();
+  // Issue 21 point 5: the session's answer swaps the placeholder for the form in a background
+  // render that yields to the browser (a query's answer alone re-renders at once, in one long
+  // task on a phone).
+  const me = useDeferredValue(session.data);
+  const isPending = useDeferredValue(session.isPending);
+  // Section 2: visitors, riders and admins get the booking form; other roles the slogan alone.
+  // Issue 17: while the session is asked for, the form's shape holds its place (most visitors get the form).
+  let heroForm: ReactNode = null;
+  if (isPending) heroForm = formPlaceholder(false);
+  else if (showsHeroBookingForm(me?.usertype ?? null)) heroForm = <Suspense fallback={formPlaceholder(Boolean(me))}>{bookingForm(me ?? null)}</Suspense>;
+  return (
+    <>
+      <LandingHero form={heroForm} />
+      {/* Issue 21 point 5: the app's first render, which takes over the server's drawing, holds
+          only what the server drew (whose styles are already in), not the page below the fold too,
+          in one long commit on a phone. The footer waits alike (app/layout/PublicLayout.tsx), so
+          nothing shown moves down when these arrive. */}
+      <Deferred>
+        <LandingSections />
+      </Deferred>
     </>
   );
 }
