@@ -1,5 +1,5 @@
 import { LAYOUT_BREAKPOINTS_PX } from '@rideway/domain';
-import { createTheme } from '@mui/material/styles';
+import { createTheme, type Theme } from '@mui/material/styles';
 
 const [sm, md, lg, xl] = LAYOUT_BREAKPOINTS_PX;
 
@@ -13,9 +13,11 @@ export const makeTheme = (direction: 'ltr' | 'rtl') =>
     // text colour on a filled colour is chosen for 4.5:1 rather than MUI's default 3:1.
     palette: { primary: { main: '#1b5e20' }, secondary: { main: '#ffb300' }, warning: { main: '#b45309' }, info: { main: '#0369a1' }, contrastThreshold: 4.5 },
     shape: { borderRadius: 10 },
-    // The scrollbar's place is kept from the first paint on (where scrollbars take room, as on a
-    // desktop): the landing page's sections below the hero arrive after the app has taken over the
-    // server's drawing (issue 21 point 5), and the scrollbar that came with them moved everything
-    // centred sideways, half its width.
-    components: { MuiCssBaseline: { styleOverrides: { html: { scrollbarGutter: 'stable' } } } },
+    // The scrollbar's place is kept from the first paint on, from the md breakpoint up (a desktop,
+    // where scrollbars take room): the landing page's sections below the hero arrive after the app
+    // has taken over the server's drawing (issue 21 point 5), and the scrollbar that came with them
+    // moved everything centred sideways, half its width. Not on a phone's widths, where a kept
+    // gutter would take 15 px from every page that does not scroll (the admin's tables at 375 px
+    // then scrolled sideways) and a phone's own scrollbars take no room.
+    components: { MuiCssBaseline: { styleOverrides: (theme: Theme) => ({ html: { [theme.breakpoints.up('md')]: { scrollbarGutter: 'stable' } } }) } },
   });
