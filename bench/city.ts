@@ -127,7 +127,8 @@ function generate(start: Extract<CityCommand, { type: 'start' }>, record: (on: b
       else if (message.type === 'window') window(message.open);
       else void record(message.type === 'record-on').then(() => child.send({ type: 'ack' } satisfies CityCommand));
     });
-    child.on('exit', (code) => { if (done) resolve(done); else reject(new Error(`the load generator exited with ${String(code)}`)); });
+    // 'close', not 'exit': the report may still be in the channel when the process has exited.
+    child.on('close', (code) => { if (done) resolve(done); else reject(new Error(`the load generator exited with ${String(code)}`)); });
     child.send(start);
   });
 }
