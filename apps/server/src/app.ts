@@ -45,6 +45,7 @@ import { addExtraProviders } from './providers/payments/in-force';
 import type { PaymentProviderPort } from './providers/payments/port';
 import type { FileStorage } from './providers/storage';
 import { statusPage } from './status-page';
+import { landingData } from './http/landing-page';
 import { registerWebApp } from './http/web-app';
 import { startBackground } from './jobs/background';
 import { chatRoutes } from './modules/chat/routes';
@@ -157,7 +158,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     options.webRoot,
     // Issue 21 point 5: the landing page arrives drawn, in the visitor's language (the app's cookie), for
     // those who get the booking form on it (section 2); the others' hero differs, so they get the plain page.
-    async (request) => (showsHeroBookingForm(request.actor?.usertype ?? null) ? { language: await pageLanguage(ctx.db, request.cookies[LANGUAGE_COOKIE]), signedIn: request.actor !== null } : null),
+    // Its header is drawn with the public settings and the languages on offer, read here beside the page's language.
+    async (request) =>
+      showsHeroBookingForm(request.actor?.usertype ?? null)
+        ? { view: { language: await pageLanguage(ctx.db, request.cookies[LANGUAGE_COOKIE]), signedIn: request.actor !== null }, data: await landingData(ctx.db) }
+        : null,
   );
 
   healthRoutes(routes, ctx);

@@ -85,8 +85,11 @@ function markText(kind: string | undefined, name: string, { language }: LandingV
   return kind === 'link' && !isWebLink(text) ? '#' : text;
 }
 
+/** A page to draw: for whom, and the settings and languages it is drawn with. */
+export type LandingRequest = { view: LandingView; data: LandingData };
+
 /** The public settings and the languages on offer, through the read cache (db/read-cache.ts), like the page's language. */
-async function landingData(db: Db): Promise<LandingData> {
+export async function landingData(db: Db): Promise<LandingData> {
   const [settings, languages] = await Promise.all([getSettings(db), languageMap(db, [])]);
   return { settings, languages: Object.entries(languages).map(([code, file]) => ({ code, name: file.name })) };
 }
@@ -138,11 +141,11 @@ export class LandingPages {
   }
 
   /** Sends the page for `view`, compressed as the browser accepts; never cached by anyone, it follows the session and the language. */
-  async send(request: FastifyRequest, reply: FastifyReply, view: LandingView): Promise<void> {
+  async send(request: FastifyRequest, reply: FastifyReply, { view, data }: LandingRequest): Promise<void> {
     // Compared by its text rather than keyed on the languages' or the settings' cache generation:
     // with the read cache off (its bus down), a generation would not see another process's edit.
     // Filling is a replace over about 30 KB; compressing, the costly part, happens only when the text changed.
-    const html = await this.fill(view, await landingData(request.server.ctx.db));
+    const html = await this.fill(view, data);
     const key = `${view.language.code} ${String(view.signedIn)}`;
     let page = this.filled.get(key);
     if (page?.html !== html) {

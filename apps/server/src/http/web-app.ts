@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody, htmlPageResponse, webFileParams, webFileResponse } from '@rideway/contract';
 import { AppError } from './app-error';
-import { LandingPages, type LandingView } from './landing-page';
+import { LandingPages, type LandingRequest } from './landing-page';
 import type { RouteApp } from './routing';
 
 /**
@@ -39,7 +39,7 @@ const PUBLIC = { access: 'public' } as const;
  * `landingView` says for whom and in which language a request's landing page is drawn, or null
  * where the plain page serves better (a driver's landing page has no booking form to hold a place for).
  */
-export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST, landingView?: (request: FastifyRequest) => Promise<LandingView | null>): Promise<void> {
+export async function registerWebApp(app: RouteApp, statusPage: () => Promise<string>, root = WEB_DIST, landingView?: (request: FastifyRequest) => Promise<LandingRequest | null>): Promise<void> {
   if (root === '' || !existsSync(join(root, 'index.html'))) {
     app.get('/', { config: PUBLIC, schema: { summary: "The server's status page (the web app is not built)", response: { 200: htmlPageResponse } } }, async (_request, reply) =>
       reply.type('text/html; charset=utf-8').send(await statusPage()));
@@ -64,8 +64,8 @@ export async function registerWebApp(app: RouteApp, statusPage: () => Promise<st
       return;
     }
     landingView(request)
-      .then(async (view) => {
-        if (view) await landing.send(request, reply, view);
+      .then(async (drawn) => {
+        if (drawn) await landing.send(request, reply, drawn);
         else sendPage(reply);
       })
       .catch((error: unknown) => {

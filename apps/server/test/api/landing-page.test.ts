@@ -8,7 +8,7 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { languages } from '../../src/db/schema';
 import { dataChanged } from '../../src/db/read-cache';
-import { LandingPages, type LandingData, type LandingView } from '../../src/http/landing-page';
+import { LandingPages, type LandingData, type LandingRequest, type LandingView } from '../../src/http/landing-page';
 import { registerWebApp } from '../../src/http/web-app';
 import { ar } from '../../src/modules/languages/messages/ar';
 import { en } from '../../src/modules/languages/messages/en';
@@ -236,7 +236,7 @@ describe("filling the landing page's draft", () => {
 });
 
 describe('the landing page without its drafts or its language', () => {
-  const withApp = async (root: string, landingView: () => Promise<LandingView | null>) => {
+  const withApp = async (root: string, landingView: () => Promise<LandingRequest | null>) => {
     const app = Fastify({ logger: false }).withTypeProvider<ZodTypeProvider>();
     app.setValidatorCompiler(validatorCompiler);
     app.setSerializerCompiler(serializerCompiler);

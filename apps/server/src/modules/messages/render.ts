@@ -42,8 +42,12 @@ const NO_FILE = {};
  */
 export function renderFrom(files: LanguageFiles, language: string | null | undefined): Render {
   const { chosen, fallback, code, dir } = pickFiles(files, language);
-  const byChosen = renderers.get(chosen?.messages ?? NO_FILE) ?? new WeakMap<object, Render>();
-  renderers.set(chosen?.messages ?? NO_FILE, byChosen);
+  const chosenKey = chosen?.messages ?? NO_FILE;
+  let byChosen = renderers.get(chosenKey);
+  if (!byChosen) {
+    byChosen = new WeakMap<object, Render>();
+    renderers.set(chosenKey, byChosen);
+  }
   const kept = byChosen.get(fallback?.messages ?? NO_FILE);
   // The same messages under another code or direction (an admin copied a file) make another renderer.
   if (kept && kept.language === code && kept.dir === dir) return kept;
