@@ -1,5 +1,4 @@
 import fastifyCookie from '@fastify/cookie';
-import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import { openApiResponse } from '@rideway/contract';
 import { LANGUAGE_COOKIE, showsHeroBookingForm } from '@rideway/domain';
@@ -10,7 +9,7 @@ import type { AppContext } from './context';
 import type { Db } from './db/client';
 import { registerCsrfCheck } from './http/csrf';
 import { errorHandler } from './http/errors';
-import { securityHeaders } from './http/security-policy';
+import { registerSecurityHeaders, securityHeaders } from './http/security-policy';
 import { registerRouteChecks, type RouteApp } from './http/routing';
 import { registerActorHook } from './http/actor';
 import { sessionCache } from './http/session-cache';
@@ -111,7 +110,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   live.seedFallbackWith((geo) => warmIndex({ ...ctx, live: { ...ctx.live, geo } }));
   app.decorate('ctx', ctx);
 
-  await app.register(fastifyHelmet, securityHeaders(options.config));
+  registerSecurityHeaders(app, securityHeaders(options.config));
   await app.register(fastifyCookie);
   // Route schemas come from packages/contract: Fastify validates requests with them (the error
   // handler turns an issue into the spec's key) and serializes responses through them, so
@@ -170,9 +169,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   // API answers hold one user's data: no cache (a browser's, a proxy's) keeps them, unless a
   // route says otherwise (uploaded files).
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (request.url.startsWith('/api/') && !reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
-    return payload;
+    done(null, payload);
   });
 
   // A change that committed may have written events: they leave now rather than at the next poll.

@@ -45,6 +45,32 @@ describe('the OpenAPI document at /api/openapi.json', () => {
     expect(response.headers['content-security-policy']).toContain('img-src \'self\' data: blob: https://tile.openstreetmap.org');
   });
 
+  // The headers are worked out once from the policy (issue 21): refusals, unknown paths and
+  // invalid bodies carry them too, and the one route that opts out keeps nosniff.
+  it('answers refusals, unknown paths and invalid bodies with the same security headers', async () => {
+    const policy = (await t.request({ method: 'GET', url: '/api/health' })).headers['content-security-policy'];
+    const rider = await t.makeUser('rider');
+    const answers = await Promise.all([
+      t.request({ method: 'GET', url: '/api/no-such-path' }),
+      t.request({ method: 'GET', url: '/api/me' }),
+      t.request({ method: 'POST', url: '/api/estimates', as: rider, payload: { pickup: 'here' } }),
+      t.request({ method: 'POST', url: '/api/estimates', as: rider, headers: { origin: 'https://evil.example' }, payload: {} }),
+    ]);
+    expect(answers.map((answer) => answer.statusCode)).toEqual([404, 401, 400, 403]);
+    for (const answer of answers) {
+      expect(answer.headers['content-security-policy']).toBe(policy);
+      expect(answer.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(answer.headers['x-content-type-options']).toBe('nosniff');
+    }
+    const driver = await t.makeUser('driver');
+    await t.goOnline(driver);
+    const location = await t.request({ method: 'POST', url: '/api/driver/location', as: driver, payload: { lat: 51.5, lng: -0.12 } });
+    expect(location.statusCode).toBe(200);
+    expect(location.headers['x-content-type-options']).toBe('nosniff');
+    expect(location.headers['content-security-policy']).toBeUndefined();
+    expect(location.headers['strict-transport-security']).toBeUndefined();
+  });
+
   it('documents request bodies with the contract schemas', () => {
     const register = operation('POST /api/auth/register')?.requestBody?.content['application/json']?.schema;
     expect(Object.keys(register?.properties ?? {})).toEqual(expect.arrayContaining(['firstName', 'email', 'password', 'usertype', 'licenseImage']));

@@ -9,10 +9,9 @@ export function presenceRoutes(app: RouteApp, ctx: AppContext): void {
   // itself), the session is cached briefly, and the JSON answer carries only nosniff of the
   // document headers (CSP, frame and HSTS headers mean nothing to a fetch of JSON).
   app.post('/api/driver/location', {
-    config: { access: ['driver'], writesEvents: false, sessionCache: true },
-    helmet: false,
+    config: { access: ['driver'], writesEvents: false, sessionCache: true, documentHeaders: false },
     schema: { summary: "The driver's position (lat, lng), every few seconds while online", body: driverLocationSchema, response: { 200: driverLocationResponse } },
-  }, async (request, reply) => reply.header('x-content-type-options', 'nosniff').send(await reportLocation(ctx, actorOf(request), request.body)));
+  }, async (request) => reportLocation(ctx, actorOf(request), request.body));
 
   app.patch('/api/driver/status', {
     config: { access: ['driver'] },
