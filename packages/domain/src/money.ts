@@ -58,7 +58,10 @@ export const sumMinor = (amounts: Iterable<number>): number => {
 export function isMoneyAmount(value: unknown): value is number {
   if (typeof value !== 'number' || !Number.isFinite(value)) return false;
   if (Math.abs(value) * MINOR_PER_MAJOR > MAX_MINOR) return false;
-  return roundHalfAwayFromZero(value * MINOR_PER_MAJOR) === Number((value * MINOR_PER_MAJOR).toPrecision(15));
+  const scaled = value * MINOR_PER_MAJOR;
+  const rounded = roundHalfAwayFromZero(scaled);
+  // An exact count of minor units needs no rounding to 15 digits (a string made for every amount checked).
+  return rounded === scaled || rounded === Number(scaled.toPrecision(15));
 }
 
 type CurrencySettings = { symbol: string; code: string };

@@ -2,7 +2,7 @@ import type { UserType } from '@rideway/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context';
 import { SESSION_COOKIE, sessionOfToken, type SessionUser } from '../modules/accounts/sessions';
-import { isAllowed } from './routing';
+import { isAllowed, type Access } from './routing';
 import type { SessionCache } from './session-cache';
 import { AppError } from './app-error';
 
@@ -33,25 +33,41 @@ function tokenOf(request: FastifyRequest): string | null {
 export function registerActorHook(app: FastifyInstance, ctx: AppContext, cache: SessionCache): void {
   app.decorateRequest('actor', null);
   app.decorateRequest('sessionToken', null);
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.url === undefined) return;
-    const access = request.routeOptions.config.access;
-    if (access === undefined) throw new AppError('not_found');
-    const token = tokenOf(request);
-    const cached = request.routeOptions.config.sessionCache === true;
-    let user = token && cached ? (cache.get(token, ctx.now()) ?? null) : null;
-    if (token && !user) {
-      const readAt = cache.generation();
-      const session = await sessionOfToken(ctx.db, token, ctx.now());
-      user = session?.user ?? null;
-      if (session && cached) cache.set(token, session.user, session.expiresAt, ctx.now(), readAt);
-    }
+  const admit = (request: FastifyRequest, access: Access, token: string | null, user: SessionUser | null): AppError | undefined => {
     if (user) {
       request.actor = { uid: user.id, usertype: user.usertype as UserType, user, requestId: request.id };
       request.sessionToken = token;
     }
-    if (isAllowed(access, request.actor?.usertype ?? null)) return;
-    throw new AppError(request.actor ? 'forbidden' : 'not_logged_in');
+    if (isAllowed(access, request.actor?.usertype ?? null)) return undefined;
+    return new AppError(request.actor ? 'forbidden' : 'not_logged_in');
+  };
+  // A callback hook: a visitor, or a session from the cache, is admitted without a promise; only
+  // a session read from the database waits for it.
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (request.routeOptions.url === undefined) {
+      done();
+      return;
+    }
+    const access = request.routeOptions.config.access;
+    if (access === undefined) {
+      done(new AppError('not_found'));
+      return;
+    }
+    const token = tokenOf(request);
+    const cached = request.routeOptions.config.sessionCache === true;
+    const user = token && cached ? (cache.get(token, ctx.now()) ?? null) : null;
+    if (!token || user) {
+      done(admit(request, access, token, user));
+      return;
+    }
+    const readAt = cache.generation();
+    sessionOfToken(ctx.db, token, ctx.now()).then(
+      (session) => {
+        if (session && cached) cache.set(token, session.user, session.expiresAt, ctx.now(), readAt);
+        done(admit(request, access, token, session?.user ?? null));
+      },
+      (error: unknown) => { done(error instanceof Error ? error : new Error(String(error))); },
+    );
   });
 }
 

@@ -46,9 +46,9 @@ export function registerCsrfCheck(app: FastifyInstance, config: Config): void {
       return;
     }
     const claimed = claimedOrigin(request);
-    // The app's own origin: where the browser reached this server (through TRUST_PROXY's host), or the public address.
-    const own = originOf(`${request.protocol}://${request.host}`);
-    const trusted = claimed === undefined || (claimed !== null && (claimed === own || claimed === publicOrigin));
+    // The app's own origin: where the browser reached this server (through TRUST_PROXY's host), or
+    // the public address. Worked out only for a request that claims one (an app's claims none).
+    const trusted = claimed === undefined || (claimed !== null && (claimed === publicOrigin || claimed === originOf(`${request.protocol}://${request.host}`)));
     done(trusted ? undefined : new AppError('forbidden', 'origin'));
   });
 }
