@@ -27,7 +27,7 @@ const onServer = async (serverUrl: string, statement: string) => {
  * admin, the Economy car type and a rider signed in. Rate limits off: the load comes from one
  * address and one user, and the benchmark measures the work, not refusals.
  */
-export async function apiWorld(label: string): Promise<{
+export async function apiWorld(label: string, options: { /** The background jobs (the positions' write-behind, say): off unless asked. */ background?: boolean } = {}): Promise<{
   engine: Database['engine'];
   app: FastifyInstance;
   database: Database;
@@ -53,7 +53,7 @@ export async function apiWorld(label: string): Promise<{
   const database = await openDatabase(url ? { databaseUrl: url, dataDir: '' } : { dataDir: 'memory://' });
   await installLanguages(database.db);
   await saveSettings(database.db, DEFAULT_SETTINGS);
-  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }), db: database.db, storage: memoryStorage(), logger: false, background: false });
+  const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }), db: database.db, storage: memoryStorage(), logger: false, background: options.background ?? false });
   const account = (usertype: 'admin' | 'rider', n: number) =>
     insertAccount(database.db, { firstName: 'Bench', lastName: `${usertype}${String(n)}`, email: `${usertype}${String(n)}@bench.local`, mobile: `7${String(n).padStart(3, '0')}${String(usertype.length)}00000`, usertype, passwordHash: null, loginType: 'email', approved: true, emailVerified: true, createdByAdmin: true, referralSource: 'admin' }, Date.now());
   const admin = await account('admin', 0);

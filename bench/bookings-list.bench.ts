@@ -43,7 +43,7 @@ bare.get('/api/bookings', async () => ({ bookings: await rawQuery() }));
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
 const load = (port: number, signed: boolean) =>
-  requestsPerSecond({ port, path: '/api/bookings', method: 'GET', headers: {}, body: () => '', concurrency: 16, ms: 1500, ...(signed ? { authorization: () => auth.authorization } : {}) });
+  requestsPerSecond({ port, path: '/api/bookings', method: 'GET', bodies: [''], concurrency: 16, ms: 1500, ...(signed ? { authorizations: [auth.authorization] } : {}) });
 const apiRuns: number[] = [];
 const bareRuns: number[] = [];
 for (let round = 0; round < 5; round += 1) {

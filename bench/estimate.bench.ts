@@ -36,17 +36,9 @@ bare.post('/api/estimates', async (request, reply) => {
 });
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
+const bodies = Array.from({ length: 150 }, (_, i) => JSON.stringify({ pickup: { lat: 51.53 + (i % 50) / 10_000, lng: -0.12, add: 'A' }, drop: { lat: 51.5, lng: -0.08 + (i % 30) / 10_000, add: 'B' }, carType: 'Economy' }));
 const load = (port: number, signed: boolean) =>
-  requestsPerSecond({
-    port,
-    path: '/api/estimates',
-    method: 'POST',
-    headers: {},
-    body: (i) => JSON.stringify({ pickup: { lat: 51.53 + (i % 50) / 10_000, lng: -0.12, add: 'A' }, drop: { lat: 51.5, lng: -0.08 + (i % 30) / 10_000, add: 'B' }, carType: 'Economy' }),
-    concurrency: 16,
-    ms: 1500,
-    ...(signed ? { authorization: () => `Bearer ${world.riderToken}` } : {}),
-  });
+  requestsPerSecond({ port, path: '/api/estimates', method: 'POST', bodies, concurrency: 16, ms: 1500, ...(signed ? { authorizations: [`Bearer ${world.riderToken}`] } : {}) });
 // Interleaved rounds, medians: the machine's drift falls on both alike.
 const apiRuns: number[] = [];
 const bareRuns: number[] = [];

@@ -1,15 +1,9 @@
-import { buildApp } from '@rideway/server/app';
-import { loadConfig } from '@rideway/server/config';
-import { openDatabase } from '@rideway/server/db/client';
 import { createSession } from '@rideway/server/modules/auth/sessions';
 import { seedApprovedDocuments } from '@rideway/server/modules/documents/seed';
 import { insertAccount } from '@rideway/server/modules/users/accounts';
-import { installLanguages } from '@rideway/server/modules/languages/service';
-import { DEFAULT_SETTINGS } from '@rideway/server/modules/settings/defaults';
-import { saveSettings } from '@rideway/server/modules/settings/service';
-import { memoryStorage } from '@rideway/server/providers/storage';
 import Fastify from 'fastify';
 import type { AddressInfo } from 'node:net';
+import { apiWorld, median } from './api-setup';
 import { requestsPerSecond } from './http-load';
 import { report } from './measure';
 
@@ -20,11 +14,9 @@ import { report } from './measure';
  * 0.5x of the bare route.
  */
 const DRIVERS = 200;
-const database = await openDatabase({ dataDir: 'memory://' });
-await installLanguages(database.db);
-await saveSettings(database.db, DEFAULT_SETTINGS);
-// Rate limits off: the load comes from one address and a few users, and the benchmark measures the work, not refusals.
-const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent', RATE_LIMITS: 'off' }), db: database.db, storage: memoryStorage(), logger: false });
+// On PostgreSQL when DATABASE_URL is set, with the background on: the positions' write-behind is part of the work.
+const world = await apiWorld('ingest', { background: true });
+const { app, database } = world;
 const tokens: string[] = [];
 for (let i = 0; i < DRIVERS; i += 1) {
   const driver = await insertAccount(database.db, { firstName: 'Bench', lastName: `Driver${String(i)}`, email: `bench${String(i)}@example.com`, mobile: `7000${String(i).padStart(6, '0')}`, usertype: 'driver', passwordHash: null, loginType: 'email', approved: true, emailVerified: true, createdByAdmin: true, referralSource: 'admin', carType: 'Economy' }, Date.now());
@@ -35,7 +27,6 @@ for (let i = 0; i < DRIVERS; i += 1) {
   // An offline driver's position is refused early (and costs a read): the benchmark measures online drivers.
   if (online.statusCode !== 200) throw new Error(`driver could not go online: ${online.body}`);
 }
-await app.listen({ port: 0, host: '127.0.0.1' });
 
 const bare = Fastify({ logger: false });
 bare.post('/api/driver/location', (request) => {
@@ -45,29 +36,18 @@ bare.post('/api/driver/location', (request) => {
 await bare.listen({ port: 0, host: '127.0.0.1' });
 
 // Each request signs in as one of the drivers, in turn.
-let turn = 0;
+const bodies = Array.from({ length: 3700 }, (_, i) => JSON.stringify({ lat: 51.5 + (i % 100) / 1000, lng: -0.12 + (i % 37) / 1000 }));
 const load = (port: number, signed: boolean) =>
-  requestsPerSecond({
-    port,
-    path: '/api/driver/location',
-    method: 'POST',
-    headers: {},
-    body: (i) => JSON.stringify({ lat: 51.5 + (i % 100) / 1000, lng: -0.12 + (i % 37) / 1000 }),
-    concurrency: 16,
-    ms: 1500,
-    ...(signed ? { authorization: () => `Bearer ${tokens[turn++ % DRIVERS] ?? ''}` } : {}),
-  });
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  requestsPerSecond({ port, path: '/api/driver/location', method: 'POST', bodies, concurrency: 16, ms: 1500, ...(signed ? { authorizations: tokens.map((token) => `Bearer ${token}`) } : {}) });
 // Interleaved rounds, medians: the machine's drift falls on both alike.
 const apiRuns: number[] = [];
 const bareRuns: number[] = [];
 for (let round = 0; round < 5; round += 1) {
-  apiRuns.push(await load((app.server.address() as AddressInfo).port, true));
+  apiRuns.push(await load(world.port, true));
   bareRuns.push(await load((bare.server.address() as AddressInfo).port, false));
 }
 const api = median(apiRuns);
 const baseline = median(bareRuns);
-export const passed = report('location ingest: POST /api/driver/location through the API vs a bare Fastify route', api, baseline, { min: 0.5 });
-await app.close();
+export const passed = report(`location ingest (${world.engine}): POST /api/driver/location through the API vs a bare Fastify route`, api, baseline, { min: 0.5 });
 await bare.close();
-await database.close();
+await world.close();
