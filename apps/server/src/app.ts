@@ -3,12 +3,13 @@ import fastifySwagger from '@fastify/swagger';
 import { openApiResponse } from '@rideway/contract';
 import { LANGUAGE_COOKIE, showsHeroBookingForm } from '@rideway/domain';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginCallback, type FastifyServerOptions } from 'fastify';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
 import { registerCsrfCheck } from './http/csrf';
 import { errorHandler } from './http/errors';
+import { responseSerializerCompiler } from './http/response-serializer';
 import { registerSecurityHeaders, securityHeaders } from './http/security-policy';
 import { registerRouteChecks, type RouteApp } from './http/routing';
 import { registerActorHook } from './http/actor';
@@ -89,6 +90,8 @@ type AppOptions = {
   webRoot?: string;
   /** Test-only: payment adapters added after the configured ones (an in-test fake of the payment port). */
   paymentProviders?: PaymentProviderPort[];
+  /** Test-only: every answer is also encoded by zod, and a difference from the compiled serializer's is an error. */
+  checkResponses?: boolean;
 };
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -113,10 +116,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerSecurityHeaders(app, securityHeaders(options.config));
   await app.register(fastifyCookie);
   // Route schemas come from packages/contract: Fastify validates requests with them (the error
-  // handler turns an issue into the spec's key) and serializes responses through them, so
-  // nothing undocumented leaves.
+  // handler turns an issue into the spec's key) and serializes responses through them, compiled,
+  // so nothing undocumented leaves.
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler({ check: options.checkResponses === true }));
   await app.register(fastifySwagger, {
     openapi: {
       info: { title: 'Rideway API', version: '0.1.0', description: 'Taxi and parcel-delivery platform. Errors: {"error": {"code", "message"}} with the spec key as code.' },

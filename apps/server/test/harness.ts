@@ -77,7 +77,7 @@ export async function createTestApp(engine: Engine, env: Record<string, string> 
   const clock = { now: Date.UTC(2026, 10, 22, 10, 0, 0) };
   await installLanguages(database.db);
   await saveSettings(database.db, DEFAULT_SETTINGS);
-  const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false, background: false, ...options });
+  const app = await buildApp({ config, db: database.db, storage: memoryStorage(), now: () => clock.now, logger: false, background: false, checkResponses: true, ...options });
   const documented = checkDocumentedResponses(app);
   const failOnUndocumented = () => {
     const [violation] = documented.violations.splice(0);
