@@ -53,7 +53,7 @@ for (let round = 0; round < 5; round += 1) {
 export const passed = report(`rider's bookings list of ${String(BOOKINGS)} (${world.engine}): GET /api/bookings through the API vs one raw query over a pg pool`, median(apiRuns), median(bareRuns), { min: 0.5 });
 // Both answer with one query (the session comes from the session cache); what is left, by CPU
 // profile, is the API's own work on 20 rows.
-if (!passed) console.log("  note: the API's one query matches the baseline's; the rest is the response schema's validation of 20 bookings (zod), drizzle's row mapping and the booking views, which the bare route does not do (docs/decisions.md, issue 21 point 1)");
+if (!passed) console.log("  note: the API's one query matches the baseline's; the rest is drizzle's row mapping, the booking views and writing 20 bookings through their schema (compiled), which the bare route does not do (docs/decisions.md, issue 21 point 1)");
 await bare.close();
 await pool?.end();
 await world.close();

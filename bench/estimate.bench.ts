@@ -48,6 +48,6 @@ for (let round = 0; round < 5; round += 1) {
 }
 export const passed = report(`estimate (${world.engine}): POST /api/estimates through the API vs a bare Fastify route doing the same computation`, median(apiRuns), median(bareRuns), { min: 0.5 });
 // A warm estimate issues no query (settings, car type and session from memory, issue 21).
-if (!passed) console.log("  note: no query is left in a warm estimate; the rest is the API's hooks (security headers, session, access, CSRF, idempotency) and the response schema's validation, which the bare route does not do");
+if (!passed) console.log("  note: no query is left in a warm estimate; the rest is the API's hooks (security headers, session, access, CSRF, NUL guard), the request's validation and the answer's schema, which the bare route does not do");
 await bare.close();
 await world.close();
